@@ -1,0 +1,106 @@
+/*
+ * Context switch for x86-64, System V ABI, ELF.
+ *
+ * A saved context is nothing but a stack pointer. Below it, on the stack the
+ * context was running on, lies this 64-byte frame (offsets from the saved sp):
+ *
+ *    0   MXCSR (4 bytes) | x87 control word (2 bytes) | padding (2 bytes)
+ *    8   r15
+ *   16   r14
+ *   24   r13
+ *   32   r12
+ *   40   rbx
+ *   48   rbp
+ *   56   return address (where the context resumes)
+ *
+ * The saved sp is always 16-byte aligned, so a callback run "on top" of the
+ * target context (the `fn` argument) is called with a conforming stack.
+ *
+ * Three primitives (see src/include/bb_ctx.h for the C view):
+ *   bb_ctx_make(base, size, entry, arg) -> sp of a fresh context
+ *   bb_ctx_jump(&save, sp, fn, arg)    save here, switch to sp, run fn(arg)
+ *   bb_ctx_exit(sp, fn, arg)           switch to sp without saving, run fn(arg)
+ */
+
+    .text
+
+/* void *bb_ctx_make(void *stack_base, size_t size, void (*entry)(void *), void *arg) */
+    .globl  bb_ctx_make
+    .hidden bb_ctx_make
+    .type   bb_ctx_make, @function
+    .p2align 4
+bb_ctx_make:
+    leaq    (%rdi,%rsi), %rax           /* rax = top of the new stack */
+    andq    $-16, %rax                  /* align it down to 16 bytes */
+    subq    $64, %rax                   /* room for one frame */
+    stmxcsr (%rax)                      /* the new context inherits SSE control */
+    fnstcw  4(%rax)                     /* and the x87 control word */
+    movq    $0, 8(%rax)                 /* r15 */
+    movq    $0, 16(%rax)                /* r14 */
+    movq    %rcx, 24(%rax)              /* r13 = arg, read by the trampoline */
+    movq    %rdx, 32(%rax)              /* r12 = entry, read by the trampoline */
+    movq    $0, 40(%rax)                /* rbx */
+    movq    $0, 48(%rax)                /* rbp = 0 ends a debugger's backtrace */
+    leaq    bb_ctx_trampoline(%rip), %rcx
+    movq    %rcx, 56(%rax)              /* first resume lands in the trampoline */
+    ret
+    .size   bb_ctx_make, .-bb_ctx_make
+
+/* void bb_ctx_jump(void **save_sp, void *target_sp, void (*fn)(void *), void *arg) */
+    .globl  bb_ctx_jump
+    .hidden bb_ctx_jump
+    .type   bb_ctx_jump, @function
+    .p2align 4
+bb_ctx_jump:
+    pushq   %rbp                        /* callee-saved registers ... */
+    pushq   %rbx
+    pushq   %r12
+    pushq   %r13
+    pushq   %r14
+    pushq   %r15
+    subq    $8, %rsp                    /* ... and the FPU control state */
+    stmxcsr (%rsp)
+    fnstcw  4(%rsp)
+    movq    %rsp, (%rdi)                /* publish where this context stopped */
+    movq    %rsi, %rsp                  /* now on the target's stack */
+.Lresume:
+    testq   %rdx, %rdx                  /* a callback to run on top? */
+    jz      .Lrestore
+    movq    %rcx, %rdi                  /* fn(arg), on the target's stack */
+    callq   *%rdx
+.Lrestore:
+    ldmxcsr (%rsp)                      /* restore the target's FPU control */
+    fldcw   4(%rsp)
+    addq    $8, %rsp
+    popq    %r15                        /* and its callee-saved registers */
+    popq    %r14
+    popq    %r13
+    popq    %r12
+    popq    %rbx
+    popq    %rbp
+    ret                                 /* resume the target */
+    .size   bb_ctx_jump, .-bb_ctx_jump
+
+/* void bb_ctx_exit(void *target_sp, void (*fn)(void *), void *arg): no return.
+ * Used by a finishing ULT: its registers are dead, so nothing is saved. */
+    .globl  bb_ctx_exit
+    .hidden bb_ctx_exit
+    .type   bb_ctx_exit, @function
+    .p2align 4
+bb_ctx_exit:
+    movq    %rdi, %rsp                  /* leave this stack for good */
+    movq    %rdx, %rcx                  /* arg, where bb_ctx_jump keeps it */
+    movq    %rsi, %rdx                  /* fn, likewise */
+    jmp     .Lresume
+    .size   bb_ctx_exit, .-bb_ctx_exit
+
+/* First code a fresh context runs: entry(arg), which must never return. */
+    .type   bb_ctx_trampoline, @function
+    .p2align 4
+bb_ctx_trampoline:
+    movq    %r13, %rdi                  /* arg */
+    callq   *%r12                       /* entry(arg); rsp is 16-byte aligned here */
+    ud2                                 /* entry returned: a runtime bug */
+    .size   bb_ctx_trampoline, .-bb_ctx_trampoline
+
+    .section .note.GNU-stack,"",@progbits

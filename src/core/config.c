@@ -1,0 +1,126 @@
+/*
+ * Configuration read from the environment at every full ABT_init. Each
+ * setting X is looked up as ABT_X, then as ABT_ENV_X. Numbers that do not
+ * parse fall back to the default; all values are clamped to a sane range.
+ * README.md, "Environment variables", documents each one.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "bb_config.h"
+#include "bb_runtime.h"
+
+static const char *lookup(const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "ABT_%s", name);
+    const char *value = getenv(key);
+    if (value)
+        return value;
+    snprintf(key, sizeof(key), "ABT_ENV_%s", name);
+    return getenv(key);
+}
+
+static unsigned long long read_number(const char *name, unsigned long long def,
+                                      unsigned long long min, unsigned long long max)
+{
+    const char *s = lookup(name);
+    if (!s)
+        return def;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (*end && isspace((unsigned char)*end))
+        end++;
+    if (errno || end == s || *end || *s == '-')
+        return def;
+    return v < min ? min : v > max ? max : v;
+}
+
+static bool read_bool(const char *name, bool def)
+{
+    static const char *const yes[] = {"1", "y", "yes", "true", "on"};
+    static const char *const no[] = {"0", "n", "no", "false", "off"};
+    const char *s = lookup(name);
+    if (!s)
+        return def;
+    const char *const *words = def ? no : yes;
+    for (size_t i = 0; i < 5; i++)
+        if (strcasecmp(s, words[i]) == 0)
+            return !def;
+    return def;
+}
+
+static size_t round_up(size_t v, size_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+static void read_cpus(bb_config_t *c)
+{
+    cpu_set_t set;
+    c->num_cpus = 0;
+    c->cpus = NULL;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    c->cpus = malloc((size_t)CPU_COUNT(&set) * sizeof(int));
+    if (!c->cpus)
+        return;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            c->cpus[c->num_cpus++] = cpu;
+}
+
+void bb_config_read_env(bb_config_t *c)
+{
+    const unsigned long long max_stack = 1ull << 36;
+    c->thread_stacksize = round_up(
+        read_number("THREAD_STACKSIZE", BB_DEFAULT_THREAD_STACKSIZE, BB_MIN_STACKSIZE, max_stack),
+        BB_CACHE_LINE);
+    c->sched_stacksize = round_up(
+        read_number("SCHED_STACKSIZE", BB_DEFAULT_SCHED_STACKSIZE, BB_MIN_STACKSIZE, max_stack),
+        BB_CACHE_LINE);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    c->max_xstreams =
+        (int)read_number("MAX_NUM_XSTREAMS", online > 0 ? (unsigned long long)online : 1, 1,
+                         1 << 20);
+    c->set_affinity = read_bool("SET_AFFINITY", false);
+    unsigned long long stacks_in_64mib = (64ull << 20) / c->thread_stacksize;
+    unsigned long long default_stacks = stacks_in_64mib < BB_DEFAULT_MEM_MAX_NUM_STACKS
+                                            ? stacks_in_64mib
+                                            : BB_DEFAULT_MEM_MAX_NUM_STACKS;
+    c->mem_max_stacks = (uint32_t)read_number("MEM_MAX_NUM_STACKS",
+                                              default_stacks < 2 ? 2 : default_stacks, 2,
+                                              1u << 24);
+    c->mem_max_descs = (uint32_t)read_number("MEM_MAX_NUM_DESCS", BB_DEFAULT_MEM_MAX_NUM_DESCS,
+                                             2, 1u << 24);
+    c->print_config = read_bool("PRINT_CONFIG", false);
+    read_cpus(c);
+}
+
+void bb_config_free(bb_config_t *c)
+{
+    free(c->cpus);
+    c->cpus = NULL;
+    c->num_cpus = 0;
+}
+
+void bb_config_print(const bb_config_t *c, FILE *out)
+{
+    fprintf(out, "bobbin configuration:\n");
+    fprintf(out, "  version                 : %s\n", ABT_VERSION);
+    fprintf(out, "  context switch          : %s\n", BB_CONTEXT_NAME);
+    fprintf(out, "  ABT_THREAD_STACKSIZE    : %zu\n", c->thread_stacksize);
+    fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
+    fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
+    fprintf(out, "  ABT_SET_AFFINITY        : %s\n", c->set_affinity ? "yes" : "no");
+    fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
+    fprintf(out, "  ABT_MEM_MAX_NUM_DESCS   : %u\n", c->mem_max_descs);
+    fprintf(out, "  usable CPUs             : %d\n", c->num_cpus);
+}

@@ -1,0 +1,130 @@
+/*
+ * ABT_init / ABT_finalize: bring the runtime up and down.
+ *
+ * Init is reference counted: only the first call builds anything, only the
+ * last finalize tears it down, and a new init afterwards starts afresh (IDs
+ * restart at zero, the environment is read again). The thread that makes the
+ * first call becomes the primary ES, and its current code the primary ULT.
+ */
+#include <stdlib.h>
+
+#include "bb_mem.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_xstream.h"
+
+struct bb_runtime bb_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Serializes ABT_init and ABT_finalize; bb_rt.lock guards the ES table. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void attach_primary_ult(bb_xstream *es, bb_unit *primary)
+{
+    primary->pool = es->main_sched->pools[0];
+    primary->parent = es->sched_unit;
+    primary->xstream = es;
+    es->current = primary;
+    bb_rt.primary_ult = primary;
+}
+
+static void release_globals(void)
+{
+    free(bb_rt.xstreams);
+    bb_rt.xstreams = NULL;
+    bb_rt.xstreams_cap = 0;
+    bb_rt.num_xstreams = 0;
+    bb_rt.primary_xstream = NULL;
+    bb_rt.primary_ult = NULL;
+    bb_mem_fini();
+    bb_config_free(&bb_rt.config);
+}
+
+static int bring_up(void)
+{
+    bb_config_read_env(&bb_rt.config);
+    bb_rt.next_unit_id = 0;
+    bb_rt.next_pool_id = 0;
+    int err = bb_mem_init();
+    if (err != ABT_SUCCESS) {
+        release_globals();
+        return err;
+    }
+    bb_unit *primary = bb_unit_alloc_primary();
+    if (!primary) {
+        release_globals();
+        return ABT_ERR_MEM;
+    }
+    bb_xstream *es;
+    err = bb_xstream_create_primary(&es);
+    if (err != ABT_SUCCESS) {
+        bb_unit_release(primary);
+        release_globals();
+        return err;
+    }
+    bb_tls_xstream = es;
+    bb_rt.primary_xstream = es;
+    attach_primary_ult(es, primary);
+    if (bb_rt.config.print_config)
+        bb_config_print(&bb_rt.config, stdout);
+    bb_store_release(&bb_rt.up, 1u);
+    return ABT_SUCCESS;
+}
+
+int ABT_init(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    pthread_mutex_lock(&init_lock);
+    int err = ABT_SUCCESS;
+    if (bb_rt.init_count == 0)
+        err = bring_up();
+    if (err == ABT_SUCCESS)
+        bb_rt.init_count++;
+    pthread_mutex_unlock(&init_lock);
+    return err;
+}
+
+static int check_finalizer(void)
+{
+    bb_xstream *es = bb_self_xstream();
+    if (!es || !es->is_primary)
+        return ABT_ERR_INV_XSTREAM;
+    if (!(es->current->flags & BB_UNIT_PRIMARY))
+        return ABT_ERR_INV_THREAD;
+    return ABT_SUCCESS;
+}
+
+static void tear_down(void)
+{
+    bb_xstream *es = bb_rt.primary_xstream;
+    bb_unit *primary = bb_rt.primary_ult;
+
+    bb_xstream_free_secondaries();
+    bb_xstream_finalize_primary(es); /* runs what is left, then frees the ES */
+    bb_store_release(&bb_rt.up, 0u);
+    bb_tls_xstream = NULL;
+    bb_unit_release(primary);
+    release_globals();
+}
+
+int ABT_finalize(void)
+{
+    pthread_mutex_lock(&init_lock);
+    int err = ABT_SUCCESS;
+    if (bb_rt.init_count == 0)
+        err = ABT_ERR_UNINITIALIZED;
+    else if (bb_rt.init_count > 1)
+        bb_rt.init_count--;
+    else if ((err = check_finalizer()) == ABT_SUCCESS) {
+        tear_down();
+        bb_rt.init_count = 0;
+    }
+    pthread_mutex_unlock(&init_lock);
+    return err;
+}
+
+int ABT_initialized(void)
+{
+    return bb_is_up() ? ABT_SUCCESS : ABT_ERR_UNINITIALIZED;
+}

@@ -1,0 +1,49 @@
+/* Thin names over the compiler's __atomic builtins, so that each use states
+ * its memory order, and a test-and-test-and-set spinlock for short critical
+ * sections shared between execution streams. */
+#ifndef BB_ATOMIC_H
+#define BB_ATOMIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define bb_load_relaxed(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define bb_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define bb_store_relaxed(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define bb_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define bb_exchange_acq_rel(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
+#define bb_fetch_add_relaxed(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define bb_fetch_add_acq_rel(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)
+#define bb_fetch_or_acq_rel(p, v) __atomic_fetch_or((p), (v), __ATOMIC_ACQ_REL)
+#define bb_cas_acq_rel(p, expected_ptr, desired)                                     \
+    __atomic_compare_exchange_n((p), (expected_ptr), (desired), false, __ATOMIC_ACQ_REL, \
+                                __ATOMIC_ACQUIRE)
+
+static inline void bb_cpu_relax(void)
+{
+    __builtin_ia32_pause();
+}
+
+typedef struct {
+    uint32_t locked;
+} bb_spinlock;
+
+static inline bool bb_spin_trylock(bb_spinlock *l)
+{
+    return !bb_load_relaxed(&l->locked) &&
+           !__atomic_exchange_n(&l->locked, 1u, __ATOMIC_ACQUIRE);
+}
+
+static inline void bb_spin_lock(bb_spinlock *l)
+{
+    while (!bb_spin_trylock(l))
+        while (bb_load_relaxed(&l->locked))
+            bb_cpu_relax();
+}
+
+static inline void bb_spin_unlock(bb_spinlock *l)
+{
+    bb_store_release(&l->locked, 0u);
+}
+
+#endif

@@ -1,0 +1,59 @@
+/* Tunables of the runtime, in one place, with their sanity checks beside them.
+ * Each default can be overridden at ABT_init by the environment variable named
+ * in the comment (see README.md, "Environment"). */
+#ifndef BB_CONFIG_H
+#define BB_CONFIG_H
+
+#include <stddef.h>
+
+/* Size of a cache line on the machines we target; used to keep data written
+ * by different execution streams apart. */
+#define BB_CACHE_LINE 64
+
+/* Default ULT stack size (ABT_THREAD_STACKSIZE). Argobots uses 16 KiB too. */
+#define BB_DEFAULT_THREAD_STACKSIZE ((size_t)16 * 1024)
+
+/* Default stack size of a scheduler that needs its own stack
+ * (ABT_SCHED_STACKSIZE): the main scheduler of the primary ES. */
+#define BB_DEFAULT_SCHED_STACKSIZE ((size_t)4 * 1024 * 1024)
+
+/* Smallest stack we accept from a user; below this a ULT cannot even call
+ * printf safely. */
+#define BB_MIN_STACKSIZE ((size_t)4 * 1024)
+
+/* Initial number of ES slots (ABT_MAX_NUM_XSTREAMS). The table grows on
+ * demand, so this only bounds ranks chosen automatically at first. */
+#define BB_DEFAULT_MAX_NUM_XSTREAMS 256
+
+/* How many free stacks / descriptors one ES keeps for reuse
+ * (ABT_MEM_MAX_NUM_STACKS, ABT_MEM_MAX_NUM_DESCS). Past that, half of the
+ * cache moves to a global depot shared by all ESs. */
+#define BB_DEFAULT_MEM_MAX_NUM_STACKS 1024
+#define BB_DEFAULT_MEM_MAX_NUM_DESCS 4096
+
+/* The global depot holds at most this many times the per-ES limit; anything
+ * beyond goes back to the operating system. */
+#define BB_DEPOT_FACTOR 4
+
+/* How many scheduling iterations pass between two checks of an ES's events
+ * (stop requests) by the basic scheduler: ABT_sched_basic_freq. */
+#define BB_DEFAULT_SCHED_EVENT_FREQ 50
+
+/* An idle scheduler spins this many empty rounds before it starts calling
+ * sched_yield(), so that oversubscribed machines still make progress. */
+#define BB_IDLE_SPINS_BEFORE_OS_YIELD 64
+
+/* Guard pages split a mapping in two, and the kernel caps the number of
+ * mappings (vm.max_map_count, 65530 by default). Stacks stop getting guard
+ * pages once guarded stacks would use more than this share of the cap. */
+#define BB_GUARD_MAP_SHARE_NUM 1
+#define BB_GUARD_MAP_SHARE_DEN 2
+
+_Static_assert((BB_CACHE_LINE & (BB_CACHE_LINE - 1)) == 0, "cache line is a power of two");
+_Static_assert(BB_DEFAULT_THREAD_STACKSIZE >= BB_MIN_STACKSIZE, "default stack too small");
+_Static_assert(BB_DEFAULT_SCHED_STACKSIZE >= BB_MIN_STACKSIZE, "sched stack too small");
+_Static_assert(BB_DEFAULT_MEM_MAX_NUM_STACKS >= 2, "cache must hold a batch");
+_Static_assert(BB_DEFAULT_SCHED_EVENT_FREQ > 0, "event frequency must be positive");
+_Static_assert(BB_GUARD_MAP_SHARE_NUM < BB_GUARD_MAP_SHARE_DEN, "guards may not use all mappings");
+
+#endif

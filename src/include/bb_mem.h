@@ -1,0 +1,48 @@
+/*
+ * Memory for work units: descriptors and stacks.
+ *
+ * Each ES keeps a LIFO cache of free descriptors and of free default-size
+ * stacks. Allocation and release on one ES touch only that ES's cache: no
+ * lock, no atomic instruction. A unit released on another ES (or by an
+ * external thread) simply goes to that ES's cache: memory is not tied to the
+ * ES that made it. Caches are bounded: past the limit, half of a cache moves
+ * in one batch to a global depot (one lock per batch), from which an ES with
+ * an empty cache refills; past the depot's own limit memory returns to the
+ * operating system. External threads use the depot directly.
+ *
+ * Stacks come from mmap with a guard page below them while the process has
+ * mappings to spare (see bb_config.h); a stack that overflows into its guard
+ * page faults instead of corrupting its neighbour.
+ */
+#ifndef BB_MEM_H
+#define BB_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bb_unit.h"
+
+typedef struct bb_free_item {
+    struct bb_free_item *next;
+    uint32_t flags; /* stacks: the bb_unit_flags describing them */
+} bb_free_item;
+
+typedef struct {
+    bb_free_item *descs;
+    uint32_t num_descs;
+    bb_free_item *stacks;
+    uint32_t num_stacks;
+} bb_mem_cache;
+
+int bb_mem_init(void);
+void bb_mem_fini(void);
+void bb_mem_cache_flush(bb_mem_cache *cache);
+
+bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache);
+void bb_mem_desc_free(bb_mem_cache *cache, bb_unit *u);
+
+/* *flags receives BB_UNIT_CACHED_STACK / BB_UNIT_GUARDED_STACK. */
+int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags);
+void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t flags);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * Process-wide state: whether the runtime is up, its configuration (read from
+ * the environment at ABT_init), and the table of execution streams.
+ */
+#ifndef BB_RUNTIME_H
+#define BB_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bb_atomic.h"
+#include "bb_xstream.h"
+
+typedef struct {
+    size_t thread_stacksize;   /* ABT_THREAD_STACKSIZE */
+    size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
+    int max_xstreams;          /* ABT_MAX_NUM_XSTREAMS */
+    bool set_affinity;         /* ABT_SET_AFFINITY */
+    uint32_t mem_max_stacks;   /* ABT_MEM_MAX_NUM_STACKS */
+    uint32_t mem_max_descs;    /* ABT_MEM_MAX_NUM_DESCS */
+    bool print_config;         /* ABT_PRINT_CONFIG */
+    int num_cpus;              /* CPUs this process may run on */
+    int *cpus;                 /* their ids, in order */
+} bb_config_t;
+
+struct bb_runtime {
+    uint32_t up;                   /* atomic: ABT_init done, ABT_finalize not yet */
+    int init_count;                /* nesting of ABT_init calls; under lock */
+    pthread_mutex_t lock;          /* init, finalize, the ES table */
+    bb_config_t config;
+    bb_xstream **xstreams;         /* by rank; under lock */
+    int xstreams_cap;
+    int num_xstreams;              /* atomic for readers */
+    bb_xstream *primary_xstream;
+    bb_unit *primary_ult;
+    uint64_t next_unit_id;         /* atomic */
+    uint64_t next_pool_id;         /* atomic */
+};
+
+extern struct bb_runtime bb_rt;
+
+static inline bool bb_is_up(void)
+{
+    return bb_load_acquire(&bb_rt.up) != 0;
+}
+
+void bb_config_read_env(bb_config_t *config);
+void bb_config_free(bb_config_t *config);
+void bb_config_print(const bb_config_t *config, FILE *out);
+
+int bb_xstream_table_add(bb_xstream *es, int rank);
+void bb_xstream_table_remove(bb_xstream *es);
+int bb_xstream_table_set_rank(bb_xstream *es, int rank);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * The work unit: what a pool holds and a scheduler runs.
+ *
+ * A tasklet is a bb_unit. A ULT is a bb_unit that also has a context and a
+ * stack (flag BB_UNIT_ULT). Everything else (create, run, finish, join, free)
+ * is one code path for both, in src/unit/unit.c. The public ABT_thread and
+ * ABT_task handles are both pointers to a bb_unit.
+ *
+ * Ownership: a unit is owned by its creator until it is pushed into a pool;
+ * then by the pool until popped; then by the ES that runs it. When it
+ * terminates, a named unit (the user holds a handle) is owned by that handle
+ * until ABT_thread_free; an unnamed one is released by the runtime at once.
+ */
+#ifndef BB_UNIT_H
+#define BB_UNIT_H
+
+#include <abt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bb_atomic.h"
+
+typedef struct bb_unit bb_unit;
+typedef struct bb_pool bb_pool;
+typedef struct bb_sched bb_sched;
+typedef struct bb_xstream bb_xstream;
+
+enum bb_unit_flags {
+    BB_UNIT_ULT = 1u << 0,          /* has a context; may yield and block */
+    BB_UNIT_NAMED = 1u << 1,        /* a user handle exists; freed by ABT_*_free */
+    BB_UNIT_PRIMARY = 1u << 2,      /* the primary ULT (the thread that called ABT_init) */
+    BB_UNIT_SCHED = 1u << 3,        /* runs a scheduler loop */
+    BB_UNIT_MIGRATABLE = 1u << 4,   /* may be moved between pools (ABT_*_migrate) */
+    BB_UNIT_USER_STACK = 1u << 5,   /* stack memory belongs to the user */
+    BB_UNIT_CACHED_STACK = 1u << 6, /* stack of the default size, from the stack cache */
+    BB_UNIT_GUARDED_STACK = 1u << 7 /* a guard page sits below the stack */
+};
+
+enum bb_unit_requests {
+    BB_REQ_CANCEL = 1u << 0 /* terminate without running (further) */
+};
+
+/* Values of bb_unit.joiner besides a waiter (see bb_waiter.h). */
+#define BB_JOIN_NOBODY ((uintptr_t)0)
+#define BB_JOIN_DONE ((uintptr_t)1)
+
+struct bb_unit {
+    /* Fields of the create / run / join / free path come first, so that the
+     * fork-join path touches as few cache lines as possible. */
+    bb_unit *next;              /* links while in a built-in pool */
+    bb_unit *prev;
+    bb_pool *pool;              /* associated pool: where it goes when it becomes ready */
+    void (*func)(void *);
+    void *arg;
+    uint32_t flags;             /* bb_unit_flags; written only by the owner */
+    uint32_t state;             /* ABT_thread_state; atomic */
+    uintptr_t joiner;           /* BB_JOIN_NOBODY, BB_JOIN_DONE or a waiter; atomic */
+    bb_xstream *xstream;        /* ES running it, or the last one that did */
+    bb_unit *parent;            /* ULT: the scheduler context it returns to */
+    void *ctx;                  /* ULT: saved context while not running */
+    /* Colder fields. */
+    uint32_t requests;          /* bb_unit_requests; atomic */
+    uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
+    void *stack;                /* ULT: lowest usable address of its stack */
+    size_t stacksize;
+    bb_sched *sched;            /* scheduler run by this unit (BB_UNIT_SCHED) */
+    const void *wait_target;    /* unit a ULT blocked in join waits for; NULL if suspended */
+    void (*migrate_cb)(ABT_thread, void *); /* called when migrated (schedulers issue) */
+    void *migrate_cb_arg;
+    uint64_t id;                /* assigned lazily by the first query; atomic */
+};
+
+static inline bb_unit *bb_unit_of(ABT_thread handle)
+{
+    return (bb_unit *)(void *)handle;
+}
+
+static inline ABT_thread bb_unit_handle(bb_unit *u)
+{
+    return (ABT_thread)(void *)u;
+}
+
+static inline bool bb_unit_is_ult(const bb_unit *u)
+{
+    return (u->flags & BB_UNIT_ULT) != 0;
+}
+
+static inline bool bb_unit_is_terminated(bb_unit *u)
+{
+    return bb_load_acquire(&u->joiner) == BB_JOIN_DONE;
+}
+
+static inline int bb_unit_state(bb_unit *u)
+{
+    return (int)bb_load_relaxed(&u->state);
+}
+
+/* Creation parameters shared by ULTs and tasklets. */
+typedef struct {
+    bool is_ult;
+    bool named;
+    bool migratable;
+    void *user_stack;   /* ULT: stack supplied by the user, or NULL */
+    size_t stacksize;   /* ULT: 0 for the default */
+    bool defer_push;    /* leave it out of the pool: the caller runs it directly */
+} bb_unit_spec;
+
+/* Life cycle, src/unit/unit.c. */
+int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit_spec *spec,
+                   bb_unit **out);
+int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, bool push);
+int bb_unit_join(bb_unit *u);
+int bb_unit_free(bb_unit *u);
+void bb_unit_release(bb_unit *u);
+void bb_unit_cancel(bb_unit *u);
+uint64_t bb_unit_get_id(bb_unit *u);
+bb_unit *bb_unit_alloc_primary(void);
+int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *), bb_unit **out);
+void bb_unit_terminate(bb_unit *u);
+
+/* Switching, src/unit/switch.c: every ULT context switch goes through here. */
+void bb_unit_run(bb_xstream *es, bb_unit *u);
+void bb_ult_yield(bb_unit *self);
+int bb_ult_yield_to(bb_unit *self, bb_unit *target);
+void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target);
+void bb_ult_suspend(bb_unit *self);
+void bb_ult_suspend_to(bb_unit *self, bb_unit *target);
+__attribute__((noreturn)) void bb_ult_exit_to(bb_unit *self, bb_unit *target);
+void bb_ult_block_on_join(bb_unit *self, bb_unit *target);
+__attribute__((noreturn)) void bb_ult_exit(bb_unit *self);
+void bb_unit_make_ready(bb_unit *u);
+int bb_unit_resume(bb_unit *u);
+bool bb_unit_is_unnamed(const bb_unit *u);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * Execution streams: one OS thread each, running a main scheduler.
+ *
+ * The primary ES is the OS thread that called ABT_init; its primary ULT runs
+ * on that thread's own stack, and its main scheduler gets a stack of its own.
+ * A secondary ES runs its main scheduler directly on its pthread's stack.
+ *
+ * Every field but `state`, `request` and `rank` is touched only by the ES
+ * itself while it runs; the others are atomics read across ESs.
+ */
+#ifndef BB_XSTREAM_H
+#define BB_XSTREAM_H
+
+#include <abt.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "bb_config.h"
+#include "bb_mem.h"
+#include "bb_unit.h"
+
+struct bb_xstream {
+    /* Hot, touched by the ES only. */
+    bb_unit *current;          /* unit running on this ES now */
+    bb_mem_cache cache;        /* free descriptors and stacks */
+    bb_sched *main_sched;
+    bb_unit *sched_unit;       /* the ULT that runs the main scheduler loop */
+    bb_sched *running_sched;   /* scheduler whose loop runs now, if any */
+    /* Shared with other ESs. */
+    int rank;                  /* atomic */
+    uint32_t state;            /* ABT_xstream_state; atomic */
+    bool is_primary;
+    bool has_thread;           /* a pthread runs (or ran and is not yet joined) */
+    pthread_t thread;
+    bb_unit *finalizer;        /* primary ES: the primary ULT, back from ABT_finalize */
+    int cpuid;                 /* CPU it is bound to, or -1 */
+    int *affinity;             /* CPUs it may run on (NULL: any) */
+    int num_affinity;
+    bb_xstream *next_free;
+};
+
+static inline bb_xstream *bb_xstream_of(ABT_xstream handle)
+{
+    return (bb_xstream *)(void *)handle;
+}
+
+static inline ABT_xstream bb_xstream_handle(bb_xstream *es)
+{
+    return (ABT_xstream)(void *)es;
+}
+
+/* The ES the calling OS thread runs, or NULL for an external thread. */
+extern __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
+
+static inline bb_xstream *bb_self_xstream(void)
+{
+    return bb_tls_xstream;
+}
+
+/* The unit the caller runs as: NULL from an external thread. */
+static inline bb_unit *bb_self_unit(void)
+{
+    bb_xstream *es = bb_tls_xstream;
+    return es ? es->current : 0;
+}
+
+static inline bb_mem_cache *bb_self_mem_cache(void)
+{
+    bb_xstream *es = bb_tls_xstream;
+    return es ? &es->cache : 0;
+}
+
+int bb_xstream_create_primary(bb_xstream **out);
+void bb_xstream_finalize_primary(bb_xstream *es);
+void bb_xstream_free_secondaries(void);
+void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
+void bb_xstream_apply_binding(bb_xstream *es);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * Descriptor and stack caches (see bb_mem.h for the design).
+ *
+ * Free items are threaded through the free memory itself: a free descriptor
+ * or stack starts with a bb_free_item. Per-ES caches are touched only by their
+ * ES; the depot is shared and guarded by one mutex, taken once per batch.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bb_config.h"
+#include "bb_mem.h"
+#include "bb_runtime.h"
+
+typedef struct {
+    bb_free_item *head;
+    uint32_t count;
+} free_list;
+
+static struct {
+    pthread_mutex_t lock;
+    free_list descs;
+    free_list stacks;
+    size_t page_size;
+    size_t desc_size;
+    long max_guarded;   /* how many stacks may have a guard page */
+    long num_guarded;   /* atomic */
+} depot = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- intrusive LIFO helpers --------------------------------------------- */
+
+static inline void list_push(bb_free_item **head, uint32_t *count, bb_free_item *item)
+{
+    item->next = *head;
+    *head = item;
+    (*count)++;
+}
+
+static inline bb_free_item *list_pop(bb_free_item **head, uint32_t *count)
+{
+    bb_free_item *item = *head;
+    if (item) {
+        *head = item->next;
+        (*count)--;
+    }
+    return item;
+}
+
+/* Move up to n items from one list to another. */
+static void list_move(bb_free_item **from, uint32_t *from_count, bb_free_item **to,
+                      uint32_t *to_count, uint32_t n)
+{
+    while (n-- > 0 && *from)
+        list_push(to, to_count, list_pop(from, from_count));
+}
+
+/* ---- system memory ------------------------------------------------------ */
+
+static long read_max_map_count(void)
+{
+    long value = 65530; /* the kernel's default */
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &value) != 1)
+            value = 65530;
+        fclose(f);
+    }
+    return value;
+}
+
+static size_t round_to_page(size_t size)
+{
+    return (size + depot.page_size - 1) & ~(depot.page_size - 1);
+}
+
+static bool reserve_guard(void)
+{
+    if (bb_fetch_add_relaxed(&depot.num_guarded, 1) < depot.max_guarded)
+        return true;
+    bb_fetch_add_relaxed(&depot.num_guarded, -1);
+    return false;
+}
+
+static int map_stack(size_t size, void **stack, uint32_t *flags)
+{
+    bool guarded = reserve_guard();
+    size_t guard = guarded ? depot.page_size : 0;
+    size_t len = round_to_page(size) + guard;
+    char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (map == MAP_FAILED) {
+        if (guarded)
+            bb_fetch_add_relaxed(&depot.num_guarded, -1);
+        return ABT_ERR_MEM;
+    }
+    if (guarded && mprotect(map, guard, PROT_NONE) != 0) {
+        /* No guard after all: keep the page as part of the mapping. */
+        bb_fetch_add_relaxed(&depot.num_guarded, -1);
+        guarded = false;
+    }
+    *stack = map + guard;
+    *flags = guarded ? BB_UNIT_GUARDED_STACK : 0;
+    return ABT_SUCCESS;
+}
+
+static void unmap_stack(void *stack, size_t size, uint32_t flags)
+{
+    size_t guard = (flags & BB_UNIT_GUARDED_STACK) ? depot.page_size : 0;
+    munmap((char *)stack - guard, round_to_page(size) + guard);
+    if (guard)
+        bb_fetch_add_relaxed(&depot.num_guarded, -1);
+}
+
+static void unmap_cached_stack(bb_free_item *item)
+{
+    unmap_stack(item, bb_rt.config.thread_stacksize, item->flags);
+}
+
+/* ---- the depot ----------------------------------------------------------- */
+
+static uint32_t depot_limit(uint32_t per_es_limit)
+{
+    return per_es_limit * BB_DEPOT_FACTOR;
+}
+
+/* Take half of a full cache into the depot; what the depot cannot hold is
+ * returned to the system by `release`. */
+static void spill(bb_free_item **head, uint32_t *count, free_list *to, uint32_t limit,
+                  void (*release)(bb_free_item *))
+{
+    uint32_t n = *count / 2;
+    bb_free_item *excess = NULL;
+    uint32_t num_excess = 0;
+
+    pthread_mutex_lock(&depot.lock);
+    uint32_t room = to->count < depot_limit(limit) ? depot_limit(limit) - to->count : 0;
+    uint32_t kept = n < room ? n : room;
+    list_move(head, count, &to->head, &to->count, kept);
+    pthread_mutex_unlock(&depot.lock);
+    list_move(head, count, &excess, &num_excess, n - kept);
+    while (excess)
+        release(list_pop(&excess, &num_excess));
+}
+
+static void refill(bb_free_item **head, uint32_t *count, free_list *from, uint32_t limit)
+{
+    if (!bb_load_relaxed(&from->count))
+        return; /* racy peek: a miss only costs a fresh allocation */
+    pthread_mutex_lock(&depot.lock);
+    list_move(&from->head, &from->count, head, count, limit / 2);
+    pthread_mutex_unlock(&depot.lock);
+}
+
+static void free_desc_item(bb_free_item *item)
+{
+    free(item);
+}
+
+/* ---- descriptors --------------------------------------------------------- */
+
+static bb_unit *new_desc(void)
+{
+    return aligned_alloc(BB_CACHE_LINE, depot.desc_size);
+}
+
+bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache)
+{
+    if (cache) {
+        bb_free_item *item = list_pop(&cache->descs, &cache->num_descs);
+        if (item)
+            return (bb_unit *)item;
+        refill(&cache->descs, &cache->num_descs, &depot.descs, bb_rt.config.mem_max_descs);
+        item = list_pop(&cache->descs, &cache->num_descs);
+        return item ? (bb_unit *)item : new_desc();
+    }
+    pthread_mutex_lock(&depot.lock);
+    bb_free_item *item = list_pop(&depot.descs.head, &depot.descs.count);
+    pthread_mutex_unlock(&depot.lock);
+    return item ? (bb_unit *)item : new_desc();
+}
+
+void bb_mem_desc_free(bb_mem_cache *cache, bb_unit *u)
+{
+    bb_free_item *item = (bb_free_item *)u;
+    uint32_t limit = bb_rt.config.mem_max_descs;
+    if (cache) {
+        list_push(&cache->descs, &cache->num_descs, item);
+        if (cache->num_descs > limit)
+            spill(&cache->descs, &cache->num_descs, &depot.descs, limit, free_desc_item);
+        return;
+    }
+    pthread_mutex_lock(&depot.lock);
+    bool keep = depot.descs.count < depot_limit(limit);
+    if (keep)
+        list_push(&depot.descs.head, &depot.descs.count, item);
+    pthread_mutex_unlock(&depot.lock);
+    if (!keep)
+        free(item);
+}
+
+/* ---- stacks -------------------------------------------------------------- */
+
+int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags)
+{
+    if (size != bb_rt.config.thread_stacksize)
+        return map_stack(size, stack, flags); /* odd sizes are not cached */
+
+    bb_free_item *item = NULL;
+    if (cache) {
+        item = list_pop(&cache->stacks, &cache->num_stacks);
+        if (!item) {
+            refill(&cache->stacks, &cache->num_stacks, &depot.stacks,
+                   bb_rt.config.mem_max_stacks);
+            item = list_pop(&cache->stacks, &cache->num_stacks);
+        }
+    } else {
+        pthread_mutex_lock(&depot.lock);
+        item = list_pop(&depot.stacks.head, &depot.stacks.count);
+        pthread_mutex_unlock(&depot.lock);
+    }
+    if (item) {
+        *stack = item;
+        *flags = item->flags;
+        return ABT_SUCCESS;
+    }
+    int err = map_stack(size, stack, flags);
+    *flags |= BB_UNIT_CACHED_STACK;
+    return err;
+}
+
+void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t flags)
+{
+    if (!(flags & BB_UNIT_CACHED_STACK)) {
+        unmap_stack(stack, size, flags);
+        return;
+    }
+    bb_free_item *item = stack;
+    uint32_t limit = bb_rt.config.mem_max_stacks;
+    item->flags = flags & (BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK);
+    if (cache) {
+        list_push(&cache->stacks, &cache->num_stacks, item);
+        if (cache->num_stacks > limit)
+            spill(&cache->stacks, &cache->num_stacks, &depot.stacks, limit,
+                  unmap_cached_stack);
+        return;
+    }
+    pthread_mutex_lock(&depot.lock);
+    bool keep = depot.stacks.count < depot_limit(limit);
+    if (keep)
+        list_push(&depot.stacks.head, &depot.stacks.count, item);
+    pthread_mutex_unlock(&depot.lock);
+    if (!keep)
+        unmap_cached_stack(item);
+}
+
+/* ---- set-up and tear-down ------------------------------------------------ */
+
+int bb_mem_init(void)
+{
+    long max_maps = read_max_map_count();
+    depot.page_size = (size_t)sysconf(_SC_PAGESIZE);
+    depot.desc_size = (sizeof(bb_unit) + BB_CACHE_LINE - 1) & ~(size_t)(BB_CACHE_LINE - 1);
+    /* A guarded stack costs two mappings (guard + stack). */
+    depot.max_guarded = max_maps * BB_GUARD_MAP_SHARE_NUM / BB_GUARD_MAP_SHARE_DEN / 2;
+    depot.num_guarded = 0;
+    return ABT_SUCCESS;
+}
+
+void bb_mem_cache_flush(bb_mem_cache *cache)
+{
+    while (cache->descs)
+        free(list_pop(&cache->descs, &cache->num_descs));
+    while (cache->stacks)
+        unmap_cached_stack(list_pop(&cache->stacks, &cache->num_stacks));
+}
+
+void bb_mem_fini(void)
+{
+    pthread_mutex_lock(&depot.lock);
+    while (depot.descs.head)
+        free(list_pop(&depot.descs.head, &depot.descs.count));
+    while (depot.stacks.head)
+        unmap_cached_stack(list_pop(&depot.stacks.head, &depot.stacks.count));
+    pthread_mutex_unlock(&depot.lock);
+}

@@ -1,0 +1,32 @@
+/* Sleeping in the kernel for callers that cannot switch to another ULT:
+ * external threads. Linux futex on the waiter's own word. */
+#include "bb_waiter.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void futex_wait(uint32_t *word, uint32_t expected)
+{
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake_all(uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
+}
+
+void bb_os_waiter_wait(bb_os_waiter *w)
+{
+    while (!bb_load_acquire(&w->signaled))
+        futex_wait(&w->signaled, 0); /* returns at once if already signaled */
+}
+
+void bb_os_waiter_signal(bb_os_waiter *w)
+{
+    /* The waiter may return (and its stack frame die) as soon as it sees the
+     * store; a wake on the stale address is harmless, as with any futex. */
+    bb_store_release(&w->signaled, 1u);
+    futex_wake_all(&w->signaled);
+}

@@ -1,0 +1,329 @@
+/*
+ * ABT_self_*: operations on the calling work unit. All of them fail with
+ * ABT_ERR_INV_XSTREAM from an external thread; those that switch contexts
+ * fail with ABT_ERR_INV_THREAD from a tasklet.
+ *
+ * The *_to variants hand the ES directly to another ULT, which the caller
+ * must already have taken out of its pool (or which is suspended, for the
+ * resume_* ones); it runs as a child of the caller's scheduler.
+ */
+#include "bb_caller.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_unit.h"
+#include "bb_xstream.h"
+
+int ABT_self_get_xstream(ABT_xstream *xstream)
+{
+    if (!xstream)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *xstream = bb_xstream_handle(bb_self_xstream());
+    return err;
+}
+
+int ABT_self_get_xstream_rank(int *rank)
+{
+    if (!rank)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *rank = bb_load_relaxed(&bb_self_xstream()->rank);
+    return err;
+}
+
+int ABT_self_get_thread(ABT_thread *thread)
+{
+    if (!thread)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *thread = bb_unit_handle(self);
+    return err;
+}
+
+int ABT_self_get_thread_id(ABT_unit_id *id)
+{
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *id = bb_unit_get_id(self);
+    return err;
+}
+
+int ABT_self_get_type(ABT_unit_type *type)
+{
+    if (!type)
+        return ABT_ERR_INV_ARG;
+    *type = ABT_UNIT_TYPE_EXT;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *type = bb_unit_is_ult(self) ? ABT_UNIT_TYPE_THREAD : ABT_UNIT_TYPE_TASK;
+    return err;
+}
+
+int ABT_self_is_primary(ABT_bool *is_primary)
+{
+    if (!is_primary)
+        return ABT_ERR_INV_ARG;
+    *is_primary = ABT_FALSE;
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_SUCCESS)
+        *is_primary = (self->flags & BB_UNIT_PRIMARY) ? ABT_TRUE : ABT_FALSE;
+    return err;
+}
+
+int ABT_self_on_primary_xstream(ABT_bool *on_primary)
+{
+    if (!on_primary)
+        return ABT_ERR_INV_ARG;
+    *on_primary = ABT_FALSE;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *on_primary = bb_self_xstream()->is_primary ? ABT_TRUE : ABT_FALSE;
+    return err;
+}
+
+int ABT_self_is_unnamed(ABT_bool *is_unnamed)
+{
+    if (!is_unnamed)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *is_unnamed = bb_unit_is_unnamed(self) ? ABT_TRUE : ABT_FALSE;
+    return err;
+}
+
+int ABT_self_get_last_pool(ABT_pool *pool)
+{
+    if (!pool)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *pool = self->pool ? bb_pool_handle(self->pool) : ABT_POOL_NULL;
+    return err;
+}
+
+int ABT_self_get_last_pool_id(int *pool_id)
+{
+    if (!pool_id)
+        return ABT_ERR_INV_ARG;
+    *pool_id = -1;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS && self->pool)
+        *pool_id = (int)self->pool->id;
+    return err;
+}
+
+int ABT_self_set_associated_pool(ABT_pool pool)
+{
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    self->pool = bb_pool_of(pool);
+    return ABT_SUCCESS;
+}
+
+int ABT_self_get_unit(ABT_unit *unit)
+{
+    if (!unit)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *unit = (ABT_unit)(void *)self;
+    return err;
+}
+
+int ABT_self_set_arg(void *arg)
+{
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        self->arg = arg;
+    return err;
+}
+
+int ABT_self_get_arg(void **arg)
+{
+    if (!arg)
+        return ABT_ERR_INV_ARG;
+    *arg = NULL;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *arg = self->arg;
+    return err;
+}
+
+int ABT_self_get_thread_func(void (**thread_func)(void *))
+{
+    if (!thread_func)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err == ABT_SUCCESS)
+        *thread_func = self->func;
+    return err;
+}
+
+/* ---- switching ------------------------------------------------------------ */
+
+int ABT_self_yield(void)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_SUCCESS)
+        bb_ult_yield(self);
+    return err;
+}
+
+int ABT_self_suspend(void)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_SUCCESS)
+        bb_ult_suspend(self);
+    return err;
+}
+
+int ABT_self_exit(void)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (self->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    bb_ult_exit(self);
+}
+
+/* The checks every *_to call shares: a plain ULT hands over to another,
+ * non-scheduler ULT. */
+static int check_handover(ABT_thread thread, bb_unit **self, bb_unit **target)
+{
+    int err = bb_caller_ult(self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    *target = bb_unit_of(thread);
+    if (!bb_unit_is_ult(*target) || *target == *self || ((*self)->flags & BB_UNIT_SCHED) ||
+        ((*target)->flags & BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    return ABT_SUCCESS;
+}
+
+/* A suspended ULT given to a resume_*_to call becomes ready, but instead of
+ * going through its pool it runs right away. */
+static int take_suspended(bb_unit *target)
+{
+    uint32_t expected = ABT_THREAD_STATE_BLOCKED;
+    if (target->wait_target ||
+        !bb_cas_acq_rel(&target->state, &expected, (uint32_t)ABT_THREAD_STATE_READY))
+        return ABT_ERR_THREAD;
+    bb_pool_add_blocked(target->pool, -1);
+    return ABT_SUCCESS;
+}
+
+int ABT_self_yield_to(ABT_thread thread)
+{
+    bb_unit *self, *target;
+    int err = check_handover(thread, &self, &target);
+    if (err == ABT_SUCCESS)
+        bb_ult_yield_to_unpooled(self, target);
+    return err;
+}
+
+int ABT_self_resume_yield_to(ABT_thread thread)
+{
+    bb_unit *self, *target;
+    int err = check_handover(thread, &self, &target);
+    if (err == ABT_SUCCESS)
+        err = take_suspended(target);
+    if (err == ABT_SUCCESS)
+        bb_ult_yield_to_unpooled(self, target);
+    return err;
+}
+
+int ABT_self_suspend_to(ABT_thread thread)
+{
+    bb_unit *self, *target;
+    int err = check_handover(thread, &self, &target);
+    if (err == ABT_SUCCESS)
+        bb_ult_suspend_to(self, target);
+    return err;
+}
+
+int ABT_self_resume_suspend_to(ABT_thread thread)
+{
+    bb_unit *self, *target;
+    int err = check_handover(thread, &self, &target);
+    if (err == ABT_SUCCESS)
+        err = take_suspended(target);
+    if (err == ABT_SUCCESS)
+        bb_ult_suspend_to(self, target);
+    return err;
+}
+
+static int check_exit_to(ABT_thread thread, bb_unit **self, bb_unit **target)
+{
+    int err = check_handover(thread, self, target);
+    if (err == ABT_SUCCESS &&
+        (((*self)->flags & BB_UNIT_PRIMARY) || ((*target)->flags & BB_UNIT_PRIMARY)))
+        err = ABT_ERR_INV_THREAD;
+    return err;
+}
+
+int ABT_self_exit_to(ABT_thread thread)
+{
+    bb_unit *self, *target;
+    int err = check_exit_to(thread, &self, &target);
+    if (err == ABT_SUCCESS)
+        bb_ult_exit_to(self, target);
+    return err;
+}
+
+int ABT_self_resume_exit_to(ABT_thread thread)
+{
+    bb_unit *self, *target;
+    int err = check_exit_to(thread, &self, &target);
+    if (err == ABT_SUCCESS)
+        err = take_suspended(target);
+    if (err == ABT_SUCCESS)
+        bb_ult_exit_to(self, target);
+    return err;
+}
+
+/* Run `thread` as a child of the caller, which acts as its scheduler. */
+int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
+{
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_unit *target = bb_unit_of(thread);
+    if (target == self || (target->flags & BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    bb_xstream_run_unit(bb_self_xstream(), target,
+                        pool != ABT_POOL_NULL ? bb_pool_of(pool) : target->pool);
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,182 @@
+/*
+ * Every context switch of a ULT happens in this file.
+ *
+ * The rule that keeps it simple: whoever switches sets `es->current` to the
+ * unit it switches to, and anything that must happen once the old context is
+ * fully saved (put it back in a pool, publish it as a joiner, release it) is
+ * a callback handed to bb_ctx_jump/bb_ctx_exit, which runs on the new stack
+ * before the new context resumes. Nothing is left behind in "pending request"
+ * fields for someone else to notice later.
+ *
+ * A ULT always returns to its `parent`: the scheduler ULT that ran it (for the
+ * primary ES, the main scheduler; for a secondary ES, the scheduler loop on the
+ * pthread's own stack).
+ */
+#include "bb_ctx.h"
+#include "bb_pool.h"
+#include "bb_unit.h"
+#include "bb_waiter.h"
+#include "bb_xstream.h"
+
+
+/* ---- callbacks, run on the next context ---------------------------------- */
+
+static void requeue_yielded(void *arg)
+{
+    bb_unit *u = arg;
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
+    bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+}
+
+static void finish_exited(void *arg)
+{
+    bb_unit_terminate(arg);
+}
+
+static void publish_suspended(void *arg)
+{
+    bb_unit *u = arg;
+    /* The state was set to BLOCKED before the switch so that ABT_thread_resume
+     * may come at any time; `switching` tells a scheduler that pops the unit
+     * early to wait until its context is saved, i.e. until now. */
+    bb_store_release(&u->switching, 0u);
+}
+
+static void register_joiner(void *arg)
+{
+    bb_unit *self = arg;
+    bb_unit *target = (bb_unit *)self->wait_target;
+    uintptr_t expected = BB_JOIN_NOBODY;
+
+    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    if (!bb_cas_acq_rel(&target->joiner, &expected, bb_waiter_of_ult(self))) {
+        /* The target finished meanwhile (or somebody else waits for it):
+         * nothing will wake us, so become ready again right away. */
+        bb_unit_make_ready(self);
+    }
+}
+
+/* ---- switches ----------------------------------------------------------- */
+
+static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *parent = self->parent;
+    es->current = parent;
+    bb_ctx_jump(&self->ctx, parent->ctx, then, arg);
+}
+
+static void wait_until_saved(bb_unit *u)
+{
+    while (bb_load_acquire(&u->switching))
+        bb_cpu_relax();
+}
+
+/* Scheduler side: run `u` on `es` until it yields, blocks or finishes. */
+void bb_unit_run(bb_xstream *es, bb_unit *u)
+{
+    bb_unit *sched_unit = es->current;
+
+    if (bb_load_relaxed(&u->requests) & BB_REQ_CANCEL) {
+        bb_unit_terminate(u);
+        return;
+    }
+    u->xstream = es;
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+    es->current = u;
+    if (bb_unit_is_ult(u)) {
+        wait_until_saved(u);
+        u->parent = sched_unit;
+        bb_ctx_jump(&sched_unit->ctx, u->ctx, NULL, NULL);
+    } else {
+        u->func(u->arg);
+        es->current = sched_unit; /* a tasklet never leaves its ES */
+        bb_unit_terminate(u);
+    }
+}
+
+void bb_ult_yield(bb_unit *self)
+{
+    switch_to_parent(self, requeue_yielded, self);
+}
+
+/* Give the ES to `target`, a ready ULT in no pool, which becomes a child of
+ * the caller's parent; `then(self)` runs once the caller is saved. */
+static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
+{
+    bb_xstream *es = bb_self_xstream();
+    target->parent = self->parent;
+    target->xstream = es;
+    bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+    es->current = target;
+    wait_until_saved(target);
+    bb_ctx_jump(&self->ctx, target->ctx, then, self);
+}
+
+int bb_ult_yield_to(bb_unit *self, bb_unit *target)
+{
+    bb_pool *pool = target->pool;
+    if (pool->ops->remove(pool, target) != ABT_SUCCESS)
+        return ABT_ERR_THREAD; /* not waiting in its pool (popped meanwhile) */
+    hand_over(self, target, requeue_yielded);
+    return ABT_SUCCESS;
+}
+
+void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target)
+{
+    hand_over(self, target, requeue_yielded);
+}
+
+static void prepare_suspend(bb_unit *self)
+{
+    self->wait_target = NULL;
+    bb_pool_add_blocked(self->pool, 1);
+    bb_store_relaxed(&self->switching, 1u);
+    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+}
+
+void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
+{
+    prepare_suspend(self);
+    hand_over(self, target, publish_suspended);
+}
+
+void bb_ult_exit_to(bb_unit *self, bb_unit *target)
+{
+    bb_xstream *es = bb_self_xstream();
+    target->parent = self->parent;
+    target->xstream = es;
+    bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+    es->current = target;
+    wait_until_saved(target);
+    bb_ctx_exit(target->ctx, finish_exited, self);
+}
+
+void bb_ult_suspend(bb_unit *self)
+{
+    prepare_suspend(self);
+    switch_to_parent(self, publish_suspended, self);
+}
+
+void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
+{
+    self->wait_target = target;
+    bb_pool_add_blocked(self->pool, 1);
+    switch_to_parent(self, register_joiner, self);
+}
+
+void bb_ult_exit(bb_unit *self)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *parent = self->parent;
+    es->current = parent;
+    bb_ctx_exit(parent->ctx, finish_exited, self);
+}
+
+/* A blocked ULT becomes ready: back into its pool. */
+void bb_unit_make_ready(bb_unit *u)
+{
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
+    bb_pool_add_blocked(u->pool, -1);
+    bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+}

@@ -1,0 +1,543 @@
+/*
+ * The public ULT API (ABT_thread_*). Each function checks its arguments and
+ * its caller, then calls the shared work-unit code in unit.c / switch.c.
+ * ABT_thread_* also accept tasklets unless stated otherwise.
+ */
+#include <stdlib.h>
+
+#include "bb_attr.h"
+#include "bb_caller.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_unit.h"
+#include "bb_xstream.h"
+
+/* ---- creation ------------------------------------------------------------ */
+
+static void spec_from_attr(ABT_thread_attr attr, bool named, bb_unit_spec *spec)
+{
+    spec->is_ult = true;
+    spec->named = named;
+    spec->defer_push = false;
+    if (attr == ABT_THREAD_ATTR_NULL) {
+        spec->migratable = true;
+        spec->user_stack = NULL;
+        spec->stacksize = 0;
+        return;
+    }
+    const bb_attr *a = bb_attr_of(attr);
+    spec->migratable = a->migratable;
+    spec->user_stack = a->stack;
+    spec->stacksize = a->stacksize;
+}
+
+static void copy_attr_callback(ABT_thread_attr attr, bb_unit *u)
+{
+    if (attr != ABT_THREAD_ATTR_NULL) {
+        u->migrate_cb = bb_attr_of(attr)->migrate_cb;
+        u->migrate_cb_arg = bb_attr_of(attr)->migrate_cb_arg;
+    }
+}
+
+static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread_attr attr,
+                      bool defer_push, bb_unit **out)
+{
+    bb_unit_spec spec;
+    spec_from_attr(attr, out != NULL, &spec);
+    spec.defer_push = defer_push;
+    bb_unit *u;
+    int err = bb_unit_create(pool, func, arg, &spec, &u);
+    if (err == ABT_SUCCESS && attr != ABT_THREAD_ATTR_NULL && (out || defer_push))
+        copy_attr_callback(attr, u); /* an unnamed pushed ULT may be gone already */
+    if (err == ABT_SUCCESS && out)
+        *out = u;
+    return err;
+}
+
+int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                      ABT_thread_attr attr, ABT_thread *newthread)
+{
+    if (newthread)
+        *newthread = ABT_THREAD_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    return create_ult(bb_pool_of(pool), thread_func, arg, attr, false,
+                      (bb_unit **)(void *)newthread);
+}
+
+int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *), void *arg,
+                                 ABT_thread_attr attr, ABT_thread *newthread)
+{
+    if (newthread)
+        *newthread = ABT_THREAD_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    bb_pool *pool = bb_xstream_of(xstream)->main_sched->pools[0];
+    return create_ult(pool, thread_func, arg, attr, false, (bb_unit **)(void *)newthread);
+}
+
+int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                         ABT_thread_attr attr, ABT_thread *newthread)
+{
+    bb_unit *self;
+    int err = bb_caller_plain_ult(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    bb_unit_spec spec;
+    spec_from_attr(attr, newthread != NULL, &spec);
+    spec.defer_push = true;
+    bb_unit *u;
+    err = bb_unit_create(bb_pool_of(pool), thread_func, arg, &spec, &u);
+    if (err != ABT_SUCCESS)
+        return err;
+    copy_attr_callback(attr, u);
+    if (newthread)
+        *newthread = bb_unit_handle(u);
+    bb_ult_yield_to_unpooled(self, u);
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_create_many(int num_threads, ABT_pool *pool_list,
+                           void (**thread_func_list)(void *), void **arg_list,
+                           ABT_thread_attr attr, ABT_thread *newthread_list)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (num_threads < 0 || (num_threads > 0 && (!pool_list || !thread_func_list)))
+        return ABT_ERR_INV_ARG;
+    if (attr != ABT_THREAD_ATTR_NULL && bb_attr_of(attr)->stack)
+        return ABT_ERR_INV_THREAD_ATTR; /* ULTs cannot share one stack */
+    for (int i = 0; i < num_threads; i++) {
+        if (pool_list[i] == ABT_POOL_NULL)
+            return ABT_ERR_INV_POOL;
+        bb_unit **out = newthread_list ? (bb_unit **)(void *)&newthread_list[i] : NULL;
+        int err = create_ult(bb_pool_of(pool_list[i]), thread_func_list[i],
+                             arg_list ? arg_list[i] : NULL, attr, false, out);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
+    return ABT_SUCCESS;
+}
+
+/* ---- revive ------------------------------------------------------------- */
+
+int ABT_thread_revive(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                      ABT_thread *thread)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!thread || *thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(*thread);
+    if (!bb_unit_is_terminated(u))
+        return ABT_ERR_INV_THREAD;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    return bb_unit_revive(bb_pool_of(pool), thread_func, arg, u, true);
+}
+
+int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                         ABT_thread *thread)
+{
+    bb_unit *self;
+    int err = bb_caller_plain_ult(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (!thread || *thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(*thread);
+    if (!bb_unit_is_terminated(u) || !bb_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    err = bb_unit_revive(bb_pool_of(pool), thread_func, arg, u, false);
+    if (err == ABT_SUCCESS)
+        bb_ult_yield_to_unpooled(self, u);
+    return err;
+}
+
+/* ---- join and free ------------------------------------------------------- */
+
+/* The primary ULT and schedulers are never joined or freed by the user; nor
+ * is the caller itself. */
+static int check_joinable(bb_unit *u)
+{
+    if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    if (u == bb_self_unit())
+        return ABT_ERR_INV_THREAD;
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_join(ABT_thread thread)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    int err = check_joinable(u);
+    return err != ABT_SUCCESS ? err : bb_unit_join(u);
+}
+
+int ABT_thread_free(ABT_thread *thread)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!thread || *thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(*thread);
+    int err = check_joinable(u);
+    if (err == ABT_SUCCESS)
+        err = bb_unit_free(u);
+    if (err == ABT_SUCCESS)
+        *thread = ABT_THREAD_NULL;
+    return err;
+}
+
+int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    for (int i = 0; i < num_threads; i++) {
+        if (thread_list[i] == ABT_THREAD_NULL)
+            continue;
+        int err = ABT_thread_join(thread_list[i]);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    for (int i = 0; i < num_threads; i++) {
+        if (thread_list[i] == ABT_THREAD_NULL)
+            continue;
+        int err = ABT_thread_free(&thread_list[i]);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
+    return ABT_SUCCESS;
+}
+
+/* ---- exit, cancel, yield, resume ---------------------------------------- */
+
+int ABT_thread_exit(void)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (self->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    bb_ult_exit(self);
+}
+
+int ABT_thread_cancel(ABT_thread thread)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    bb_unit_cancel(u);
+    return ABT_SUCCESS;
+}
+
+/* Argobots 1.x: the old yield calls do nothing (and succeed) when the caller
+ * cannot yield; ABT_self_yield reports an error instead. */
+int ABT_thread_yield(void)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_ERR_UNINITIALIZED)
+        return err;
+    if (err == ABT_SUCCESS)
+        bb_ult_yield(self);
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_yield_to(ABT_thread thread)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_ERR_UNINITIALIZED)
+        return err;
+    if (err != ABT_SUCCESS)
+        return ABT_SUCCESS; /* external thread or tasklet: nothing to do */
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *target = bb_unit_of(thread);
+    if (!bb_unit_is_ult(target) || target == self || (self->flags & BB_UNIT_SCHED) ||
+        (target->flags & BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    if (bb_unit_state(target) != ABT_THREAD_STATE_READY ||
+        bb_ult_yield_to(self, target) != ABT_SUCCESS)
+        bb_ult_yield(self); /* target not waiting in a pool: plain yield */
+    return ABT_SUCCESS;
+}
+
+int bb_unit_resume(bb_unit *u)
+{
+    uint32_t expected = ABT_THREAD_STATE_BLOCKED;
+    if (u->wait_target || !bb_cas_acq_rel(&u->state, &expected,
+                                          (uint32_t)ABT_THREAD_STATE_READY))
+        return ABT_ERR_THREAD; /* not suspended, or blocked in a join */
+    bb_unit_make_ready(u);
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_resume(ABT_thread thread)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    if (!bb_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    return bb_unit_resume(u);
+}
+
+/* ---- queries -------------------------------------------------------------- */
+
+int ABT_thread_self(ABT_thread *thread)
+{
+    if (!thread)
+        return ABT_ERR_INV_ARG;
+    *thread = ABT_THREAD_NULL;
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_SUCCESS)
+        *thread = bb_unit_handle(self);
+    return err;
+}
+
+int ABT_thread_self_id(ABT_unit_id *id)
+{
+    if (!id)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_SUCCESS)
+        *id = bb_unit_get_id(self);
+    return err;
+}
+
+
+static int check_query(ABT_thread thread, const void *out)
+{
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    if (!out)
+        return ABT_ERR_INV_ARG;
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
+{
+    int err = check_query(thread, thread_id);
+    if (err == ABT_SUCCESS)
+        *thread_id = bb_unit_get_id(bb_unit_of(thread));
+    return err;
+}
+
+int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
+{
+    int err = check_query(thread, state);
+    if (err == ABT_SUCCESS)
+        *state = (ABT_thread_state)bb_unit_state(bb_unit_of(thread));
+    return err;
+}
+
+int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
+{
+    int err = check_query(thread, xstream);
+    if (err == ABT_SUCCESS) {
+        bb_xstream *es = bb_unit_of(thread)->xstream;
+        *xstream = es ? bb_xstream_handle(es) : ABT_XSTREAM_NULL;
+    }
+    return err;
+}
+
+int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
+{
+    int err = check_query(thread, pool);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_unit_of(thread)->pool;
+        *pool = p ? bb_pool_handle(p) : ABT_POOL_NULL;
+    }
+    return err;
+}
+
+int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
+{
+    int err = check_query(thread, id);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_unit_of(thread)->pool;
+        *id = p ? (int)p->id : -1;
+    }
+    return err;
+}
+
+int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit)
+{
+    int err = check_query(thread, unit);
+    if (err == ABT_SUCCESS)
+        *unit = (ABT_unit)(void *)bb_unit_of(thread);
+    return err;
+}
+
+int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    bb_unit_of(thread)->pool = bb_pool_of(pool);
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
+{
+    int err = check_query(thread, stacksize);
+    if (err == ABT_SUCCESS)
+        *stacksize = bb_unit_of(thread)->stack ? bb_unit_of(thread)->stacksize : 0;
+    return err;
+}
+
+int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
+{
+    int err = check_query(thread, stackaddr);
+    if (err == ABT_SUCCESS && !stacksize)
+        err = ABT_ERR_INV_ARG;
+    if (err == ABT_SUCCESS) {
+        bb_unit *u = bb_unit_of(thread);
+        *stackaddr = u->stack;
+        *stacksize = u->stack ? u->stacksize : 0;
+    }
+    return err;
+}
+
+int ABT_thread_get_arg(ABT_thread thread, void **arg)
+{
+    int err = check_query(thread, arg);
+    if (err == ABT_SUCCESS)
+        *arg = bb_unit_of(thread)->arg;
+    return err;
+}
+
+int ABT_thread_set_arg(ABT_thread thread, void *arg)
+{
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit_of(thread)->arg = arg;
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
+{
+    int err = check_query(thread, thread_func);
+    if (err == ABT_SUCCESS)
+        *thread_func = bb_unit_of(thread)->func;
+    return err;
+}
+
+int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
+{
+    int err = check_query(thread, is_primary);
+    if (err == ABT_SUCCESS)
+        *is_primary = (bb_unit_of(thread)->flags & BB_UNIT_PRIMARY) ? ABT_TRUE : ABT_FALSE;
+    return err;
+}
+
+/* As in Argobots, the primary ULT counts as unnamed (yet is never freed). */
+bool bb_unit_is_unnamed(const bb_unit *u)
+{
+    return !(u->flags & BB_UNIT_NAMED) || (u->flags & BB_UNIT_PRIMARY);
+}
+
+int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed)
+{
+    int err = check_query(thread, is_unnamed);
+    if (err == ABT_SUCCESS)
+        *is_unnamed = bb_unit_is_unnamed(bb_unit_of(thread)) ? ABT_TRUE : ABT_FALSE;
+    return err;
+}
+
+int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *result)
+{
+    if (!result)
+        return ABT_ERR_INV_ARG;
+    *result = thread1 == thread2 ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
+{
+    int err = check_query(thread, attr);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_unit *u = bb_unit_of(thread);
+    if (!bb_unit_is_ult(u))
+        return ABT_ERR_INV_THREAD;
+    bb_attr *a = malloc(sizeof(*a));
+    if (!a)
+        return ABT_ERR_MEM;
+    a->stack = u->stack;
+    a->stacksize = u->stack ? u->stacksize : 0;
+    a->migratable = (u->flags & BB_UNIT_MIGRATABLE) != 0;
+    a->migrate_cb = u->migrate_cb;
+    a->migrate_cb_arg = u->migrate_cb_arg;
+    *attr = (ABT_thread_attr)(void *)a;
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
+{
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
+        return ABT_SUCCESS; /* never migratable; Argobots ignores the request */
+    if (migratable != ABT_FALSE)
+        bb_fetch_or_acq_rel(&u->flags, (uint32_t)BB_UNIT_MIGRATABLE);
+    else
+        __atomic_fetch_and(&u->flags, ~(uint32_t)BB_UNIT_MIGRATABLE, __ATOMIC_ACQ_REL);
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
+{
+    int err = check_query(thread, is_migratable);
+    if (err == ABT_SUCCESS)
+        *is_migratable =
+            (bb_load_relaxed(&bb_unit_of(thread)->flags) & BB_UNIT_MIGRATABLE) ? ABT_TRUE
+                                                                                : ABT_FALSE;
+    return err;
+}
+
+int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread thread, void *cb_arg),
+                            void *cb_arg)
+{
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    u->migrate_cb = cb_func;
+    u->migrate_cb_arg = cb_arg;
+    return ABT_SUCCESS;
+}

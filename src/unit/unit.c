@@ -1,0 +1,218 @@
+/*
+ * The life of a work unit, shared by ULTs and tasklets:
+ * create -> (pool) -> run -> terminate -> join -> free.
+ * Context switches live in switch.c; the public API in thread.c and task.c.
+ */
+#include <sched.h>
+#include <string.h>
+
+#include "bb_ctx.h"
+#include "bb_mem.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_unit.h"
+#include "bb_waiter.h"
+#include "bb_xstream.h"
+
+/* First code of every ULT, on its own stack. */
+static void ult_start(void *arg)
+{
+    bb_unit *self = arg;
+    self->func(self->arg);
+    bb_ult_exit(self);
+}
+
+static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
+                        uint32_t flags)
+{
+    u->next = NULL;
+    u->prev = NULL;
+    u->pool = pool;
+    u->func = func;
+    u->arg = arg;
+    u->flags = flags;
+    u->state = ABT_THREAD_STATE_READY;
+    u->joiner = BB_JOIN_NOBODY;
+    u->xstream = NULL;
+    u->parent = NULL;
+    u->ctx = NULL;
+    u->requests = 0;
+    u->switching = 0;
+    u->stack = NULL;
+    u->stacksize = 0;
+    u->sched = NULL;
+    u->wait_target = NULL;
+    u->migrate_cb = NULL;
+    u->migrate_cb_arg = NULL;
+    u->id = 0;
+}
+
+static int give_stack(bb_mem_cache *cache, bb_unit *u, const bb_unit_spec *spec)
+{
+    size_t size = spec->stacksize ? spec->stacksize : bb_rt.config.thread_stacksize;
+    if (spec->user_stack) {
+        u->stack = spec->user_stack;
+        u->flags |= BB_UNIT_USER_STACK;
+    } else {
+        uint32_t stack_flags;
+        int err = bb_mem_stack_alloc(cache, size, &u->stack, &stack_flags);
+        if (err != ABT_SUCCESS)
+            return err;
+        u->flags |= stack_flags;
+    }
+    u->stacksize = size;
+    u->ctx = bb_ctx_make(u->stack, size, ult_start, u);
+    return ABT_SUCCESS;
+}
+
+int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit_spec *spec,
+                   bb_unit **out)
+{
+    bb_mem_cache *cache = bb_self_mem_cache();
+    bb_unit *u = bb_mem_desc_alloc(cache);
+    if (!u)
+        return ABT_ERR_MEM;
+
+    uint32_t flags = (spec->named ? BB_UNIT_NAMED : 0) |
+                     (spec->migratable ? BB_UNIT_MIGRATABLE : 0) |
+                     (spec->is_ult ? BB_UNIT_ULT : 0);
+    init_fields(u, pool, func, arg, flags);
+    if (spec->is_ult) {
+        int err = give_stack(cache, u, spec);
+        if (err != ABT_SUCCESS) {
+            bb_mem_desc_free(cache, u);
+            return err;
+        }
+    }
+    if (out)
+        *out = u; /* before the push: an unnamed unit may be gone right after */
+    if (!spec->defer_push)
+        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
+int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, bool push)
+{
+    if (!bb_unit_is_terminated(u))
+        return ABT_ERR_INV_THREAD;
+    u->pool = pool;
+    u->func = func;
+    u->arg = arg;
+    u->requests = 0;
+    u->xstream = NULL;
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
+    bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
+    if (bb_unit_is_ult(u))
+        u->ctx = bb_ctx_make(u->stack, u->stacksize, ult_start, u);
+    if (push)
+        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE);
+    return ABT_SUCCESS;
+}
+
+/* Runs on the context that follows the unit's last one (see switch.c). */
+void bb_unit_terminate(bb_unit *u)
+{
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED);
+    if (!(u->flags & BB_UNIT_NAMED)) {
+        bb_unit_release(u);
+        return;
+    }
+    /* After this exchange the unit belongs to whoever joins it. */
+    uintptr_t waiter = bb_exchange_acq_rel(&u->joiner, BB_JOIN_DONE);
+    if (waiter > BB_JOIN_DONE)
+        bb_waiter_wake(waiter);
+}
+
+/* An external thread cannot switch: it sleeps in the kernel until woken. */
+static void join_from_os_thread(bb_unit *u)
+{
+    bb_os_waiter w = {0};
+    uintptr_t expected = BB_JOIN_NOBODY;
+    if (bb_cas_acq_rel(&u->joiner, &expected, bb_waiter_of_os(&w)))
+        bb_os_waiter_wait(&w);
+    else if (expected != BB_JOIN_DONE)
+        sched_yield(); /* somebody else waits; poll until it is done */
+}
+
+int bb_unit_join(bb_unit *u)
+{
+    bb_unit *self = bb_self_unit();
+    while (!bb_unit_is_terminated(u)) {
+        if (!self)
+            join_from_os_thread(u);
+        else if (bb_unit_is_ult(self)) {
+            bb_ult_block_on_join(self, u);
+            self->wait_target = NULL;
+        }
+        else
+            bb_cpu_relax(); /* a tasklet cannot block: wait for another ES */
+    }
+    return ABT_SUCCESS;
+}
+
+int bb_unit_free(bb_unit *u)
+{
+    int err = bb_unit_join(u);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_unit_release(u);
+    return ABT_SUCCESS;
+}
+
+void bb_unit_release(bb_unit *u)
+{
+    bb_mem_cache *cache = bb_self_mem_cache();
+    if (u->stack && !(u->flags & BB_UNIT_USER_STACK))
+        bb_mem_stack_free(cache, u->stack, u->stacksize, u->flags);
+    bb_mem_desc_free(cache, u);
+}
+
+void bb_unit_cancel(bb_unit *u)
+{
+    bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_CANCEL);
+}
+
+uint64_t bb_unit_get_id(bb_unit *u)
+{
+    uint64_t id = bb_load_relaxed(&u->id);
+    if (id == 0) {
+        uint64_t fresh = bb_fetch_add_relaxed(&bb_rt.next_unit_id, 1) + 1;
+        if (bb_cas_acq_rel(&u->id, &id, fresh))
+            id = fresh;
+    }
+    return id - 1; /* stored off by one so that zero means "not assigned" */
+}
+
+bb_unit *bb_unit_alloc_primary(void)
+{
+    bb_unit *u = bb_mem_desc_alloc(bb_self_mem_cache());
+    if (!u)
+        return NULL;
+    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY);
+    u->state = ABT_THREAD_STATE_RUNNING;
+    return u;
+}
+
+int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *), bb_unit **out)
+{
+    bb_mem_cache *cache = bb_self_mem_cache();
+    bb_unit *u = bb_mem_desc_alloc(cache);
+    if (!u)
+        return ABT_ERR_MEM;
+    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED);
+    u->sched = sched;
+    u->state = ABT_THREAD_STATE_RUNNING;
+    if (stacksize) {
+        uint32_t stack_flags;
+        int err = bb_mem_stack_alloc(cache, stacksize, &u->stack, &stack_flags);
+        if (err != ABT_SUCCESS) {
+            bb_mem_desc_free(cache, u);
+            return err;
+        }
+        u->flags |= stack_flags;
+        u->stacksize = stacksize;
+        u->ctx = bb_ctx_make(u->stack, stacksize, entry, u);
+    }
+    *out = u;
+    return ABT_SUCCESS;
+}

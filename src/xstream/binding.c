@@ -1,0 +1,134 @@
+/*
+ * Binding execution streams to CPUs: ABT_xstream_set/get_cpubind and
+ * ABT_xstream_set/get_affinity. The binding is remembered in the ES and
+ * applied to its OS thread now if it runs, else when it starts. With
+ * ABT_SET_AFFINITY, an ES with no explicit binding is bound to the CPU at
+ * position (rank mod number of CPUs) of the process's CPU set.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_runtime.h"
+
+static bool cpu_is_usable(int cpuid)
+{
+    for (int i = 0; i < bb_rt.config.num_cpus; i++)
+        if (bb_rt.config.cpus[i] == cpuid)
+            return true;
+    return false;
+}
+
+static int apply(bb_xstream *es)
+{
+    pthread_t thread = es->is_primary ? pthread_self() : es->thread;
+    if (!es->is_primary && !es->has_thread)
+        return ABT_SUCCESS; /* applied when the thread starts */
+    if (es->is_primary && es != bb_self_xstream())
+        return ABT_SUCCESS; /* the primary ES's thread binds itself */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (es->cpuid >= 0) {
+        CPU_SET(es->cpuid, &set);
+    } else if (es->affinity) {
+        for (int i = 0; i < es->num_affinity; i++)
+            CPU_SET(es->affinity[i], &set);
+    } else {
+        for (int i = 0; i < bb_rt.config.num_cpus; i++)
+            CPU_SET(bb_rt.config.cpus[i], &set);
+    }
+    return pthread_setaffinity_np(thread, sizeof(set), &set) == 0 ? ABT_SUCCESS : ABT_ERR_SYS;
+}
+
+/* Called by the ES's own thread when it starts. */
+void bb_xstream_apply_binding(bb_xstream *es)
+{
+    if (es->cpuid < 0 && !es->affinity && bb_rt.config.set_affinity && bb_rt.config.num_cpus)
+        es->cpuid = bb_rt.config.cpus[es->rank % bb_rt.config.num_cpus];
+    if (es->cpuid >= 0 || es->affinity)
+        apply(es);
+}
+
+int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!cpu_is_usable(cpuid))
+        return ABT_ERR_CPUID;
+    bb_xstream *es = bb_xstream_of(xstream);
+    es->cpuid = cpuid;
+    free(es->affinity);
+    es->affinity = NULL;
+    es->num_affinity = 0;
+    return apply(es);
+}
+
+int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!cpuid)
+        return ABT_ERR_INV_ARG;
+    bb_xstream *es = bb_xstream_of(xstream);
+    if (es->cpuid < 0)
+        return ABT_ERR_CPUID; /* not bound to a single CPU */
+    *cpuid = es->cpuid;
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (num_cpuids < 0 || (num_cpuids > 0 && !cpuids))
+        return ABT_ERR_INV_ARG;
+    for (int i = 0; i < num_cpuids; i++)
+        if (!cpu_is_usable(cpuids[i]))
+            return ABT_ERR_CPUID;
+    bb_xstream *es = bb_xstream_of(xstream);
+    int *copy = NULL;
+    if (num_cpuids > 0) {
+        copy = malloc((size_t)num_cpuids * sizeof(int));
+        if (!copy)
+            return ABT_ERR_MEM;
+        memcpy(copy, cpuids, (size_t)num_cpuids * sizeof(int));
+    }
+    free(es->affinity);
+    es->affinity = copy;
+    es->num_affinity = num_cpuids;
+    es->cpuid = num_cpuids == 1 ? cpuids[0] : -1;
+    return apply(es);
+}
+
+int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
+                             int *num_cpuids)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (max_cpuids < 0 || (max_cpuids > 0 && !cpuids))
+        return ABT_ERR_INV_ARG;
+    bb_xstream *es = bb_xstream_of(xstream);
+    const int *set = bb_rt.config.cpus;
+    int n = bb_rt.config.num_cpus;
+    if (es->affinity) {
+        set = es->affinity;
+        n = es->num_affinity;
+    } else if (es->cpuid >= 0) {
+        set = &es->cpuid;
+        n = 1;
+    }
+    for (int i = 0; i < n && i < max_cpuids; i++)
+        cpuids[i] = set[i];
+    if (num_cpuids)
+        *num_cpuids = n;
+    return ABT_SUCCESS;
+}

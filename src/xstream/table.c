@@ -1,0 +1,73 @@
+/* The table of execution streams, indexed by rank, under bb_rt.lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_runtime.h"
+
+static int lowest_free_rank(void)
+{
+    int r = 0;
+    while (r < bb_rt.xstreams_cap && bb_rt.xstreams[r])
+        r++;
+    return r;
+}
+
+static int grow_to(int rank)
+{
+    if (rank < bb_rt.xstreams_cap)
+        return ABT_SUCCESS;
+    int cap = bb_rt.xstreams_cap ? bb_rt.xstreams_cap : 16;
+    while (cap <= rank)
+        cap *= 2;
+    bb_xstream **table = realloc(bb_rt.xstreams, (size_t)cap * sizeof(*table));
+    if (!table)
+        return ABT_ERR_MEM;
+    memset(table + bb_rt.xstreams_cap, 0, (size_t)(cap - bb_rt.xstreams_cap) * sizeof(*table));
+    bb_rt.xstreams = table;
+    bb_rt.xstreams_cap = cap;
+    return ABT_SUCCESS;
+}
+
+/* rank < 0: pick the lowest free one. */
+int bb_xstream_table_add(bb_xstream *es, int rank)
+{
+    pthread_mutex_lock(&bb_rt.lock);
+    if (rank < 0)
+        rank = lowest_free_rank();
+    int err = grow_to(rank);
+    if (err == ABT_SUCCESS && bb_rt.xstreams[rank])
+        err = ABT_ERR_INV_XSTREAM_RANK;
+    if (err == ABT_SUCCESS) {
+        bb_rt.xstreams[rank] = es;
+        bb_store_relaxed(&es->rank, rank);
+        bb_fetch_add_relaxed(&bb_rt.num_xstreams, 1);
+    }
+    pthread_mutex_unlock(&bb_rt.lock);
+    return err;
+}
+
+void bb_xstream_table_remove(bb_xstream *es)
+{
+    pthread_mutex_lock(&bb_rt.lock);
+    int rank = es->rank;
+    if (rank >= 0 && rank < bb_rt.xstreams_cap && bb_rt.xstreams[rank] == es) {
+        bb_rt.xstreams[rank] = NULL;
+        bb_fetch_add_relaxed(&bb_rt.num_xstreams, -1);
+    }
+    pthread_mutex_unlock(&bb_rt.lock);
+}
+
+int bb_xstream_table_set_rank(bb_xstream *es, int rank)
+{
+    pthread_mutex_lock(&bb_rt.lock);
+    int err = grow_to(rank);
+    if (err == ABT_SUCCESS && bb_rt.xstreams[rank] && bb_rt.xstreams[rank] != es)
+        err = ABT_ERR_INV_XSTREAM_RANK;
+    if (err == ABT_SUCCESS) {
+        bb_rt.xstreams[es->rank] = NULL;
+        bb_rt.xstreams[rank] = es;
+        bb_store_relaxed(&es->rank, rank);
+    }
+    pthread_mutex_unlock(&bb_rt.lock);
+    return err;
+}

@@ -1,0 +1,577 @@
+/*
+ * Execution streams: their life (create, run, join, revive, free) and the
+ * public ABT_xstream_* API. CPU binding is in binding.c; the table of ranks
+ * in table.c.
+ *
+ * Life of a secondary ES: ABT_xstream_create starts a pthread that runs the
+ * main scheduler on its own stack until the scheduler stops (FINISH after
+ * ABT_xstream_join / ABT_xstream_free, EXIT after ABT_xstream_exit or
+ * ABT_xstream_cancel), then marks the ES TERMINATED and returns. Revive starts
+ * a new pthread on the same ES object and scheduler.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_ctx.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_xstream.h"
+
+__thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
+
+
+/* ---- running --------------------------------------------------------------- */
+
+void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
+{
+    u->pool = pool;
+    bb_unit_run(es, u);
+}
+
+static void retire_sched(bb_sched *s)
+{
+    s->used = BB_SCHED_UNUSED;
+    s->xstream = NULL;
+    bb_store_relaxed(&s->request, 0u);
+    if (s->automatic)
+        bb_sched_destroy(s);
+}
+
+/* Run the main scheduler until it stops for good. A scheduler replaced by
+ * ABT_xstream_set_main_sched stops too; its successor then takes over. */
+static void run_main_scheds(bb_xstream *es)
+{
+    for (;;) {
+        bb_sched *s = es->main_sched;
+        s->unit = es->sched_unit;
+        es->running_sched = s;
+        s->run(bb_sched_handle(s));
+        es->running_sched = NULL;
+        if (es->main_sched == s)
+            return;
+        retire_sched(s);
+    }
+}
+
+static void *secondary_main(void *arg)
+{
+    bb_xstream *es = arg;
+    bb_tls_xstream = es;
+    es->current = es->sched_unit;
+    es->sched_unit->xstream = es;
+    bb_xstream_apply_binding(es);
+    run_main_scheds(es);
+    bb_tls_xstream = NULL;
+    bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
+    return NULL;
+}
+
+/* The primary ES's scheduler runs on a stack of its own, entered the first
+ * time the primary ULT yields or blocks. It gives control back to the primary
+ * ULT once ABT_finalize has asked it to finish and all work is done. */
+static void primary_sched_main(void *arg)
+{
+    bb_unit *sched_unit = arg;
+    bb_xstream *es = sched_unit->xstream;
+    for (;;) {
+        run_main_scheds(es);
+        if (es->finalizer)
+            break;
+        /* Only ABT_finalize stops the primary ES: ignore other requests. */
+        bb_store_relaxed(&es->main_sched->request, 0u);
+    }
+    bb_unit *primary = es->finalizer;
+    es->current = primary;
+    bb_ctx_exit(primary->ctx, NULL, NULL);
+}
+
+static int start_thread(bb_xstream *es)
+{
+    bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_RUNNING);
+    if (pthread_create(&es->thread, NULL, secondary_main, es) != 0) {
+        bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
+        return ABT_ERR_SYS;
+    }
+    es->has_thread = true;
+    return ABT_SUCCESS;
+}
+
+/* ---- creation and destruction -------------------------------------------------- */
+
+static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn sched_entry,
+                       bb_xstream **out)
+{
+    bb_xstream *es = aligned_alloc(BB_CACHE_LINE, sizeof(*es));
+    if (!es)
+        return ABT_ERR_MEM;
+    memset(es, 0, sizeof(*es));
+    es->cpuid = -1;
+    es->state = ABT_XSTREAM_STATE_TERMINATED;
+    int err = bb_unit_make_sched(s, sched_stacksize, sched_entry, &es->sched_unit);
+    if (err != ABT_SUCCESS) {
+        free(es);
+        return err;
+    }
+    err = bb_xstream_table_add(es, rank);
+    if (err != ABT_SUCCESS) {
+        bb_unit_release(es->sched_unit);
+        free(es);
+        return err;
+    }
+    es->main_sched = s;
+    s->used = BB_SCHED_MAIN;
+    s->xstream = es;
+    s->unit = es->sched_unit;
+    *out = es;
+    return ABT_SUCCESS;
+}
+
+static void destroy_xstream(bb_xstream *es)
+{
+    bb_xstream_table_remove(es);
+    if (es->is_primary)
+        bb_sched_destroy_with_pools(es->main_sched);
+    else
+        retire_sched(es->main_sched);
+    bb_unit_release(es->sched_unit);
+    bb_mem_cache_flush(&es->cache);
+    free(es->affinity);
+    free(es);
+}
+
+static int create_secondary(bb_sched *s, int rank, ABT_xstream *newxstream)
+{
+    bb_xstream *es;
+    int err = new_xstream(s, rank, 0, NULL, &es);
+    if (err != ABT_SUCCESS)
+        return err;
+    err = start_thread(es);
+    if (err != ABT_SUCCESS) {
+        es->main_sched = NULL; /* the caller keeps its scheduler */
+        s->used = BB_SCHED_UNUSED;
+        s->xstream = NULL;
+        bb_xstream_table_remove(es);
+        bb_unit_release(es->sched_unit);
+        free(es);
+        return err;
+    }
+    *newxstream = bb_xstream_handle(es);
+    return ABT_SUCCESS;
+}
+
+int bb_xstream_create_primary(bb_xstream **out)
+{
+    bb_sched *s;
+    int err = bb_sched_create_default(&s);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_xstream *es;
+    err = new_xstream(s, 0, bb_rt.config.sched_stacksize, primary_sched_main, &es);
+    if (err != ABT_SUCCESS) {
+        bb_sched_destroy(s);
+        return err;
+    }
+    es->is_primary = true;
+    es->state = ABT_XSTREAM_STATE_RUNNING;
+    es->sched_unit->xstream = es;
+    *out = es;
+    return ABT_SUCCESS;
+}
+
+/* ABT_finalize, on the primary ULT: let the main scheduler run every
+ * remaining unit, then come back here and tear the primary ES down. */
+void bb_xstream_finalize_primary(bb_xstream *es)
+{
+    bb_unit *self = es->current;
+    es->finalizer = self;
+    bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
+    es->current = es->sched_unit;
+    bb_ctx_jump(&self->ctx, es->sched_unit->ctx, NULL, NULL);
+    /* Back on the primary ULT, after the scheduler stopped. */
+    destroy_xstream(es);
+}
+
+static bool is_caller_on(bb_xstream *es)
+{
+    return bb_self_xstream() == es;
+}
+
+/* Wait for a secondary ES to stop, without blocking the caller's ES while
+ * other ULTs could run there. */
+static void join_thread(bb_xstream *es)
+{
+    bb_unit *self = bb_self_unit();
+    if (self && bb_unit_is_ult(self)) {
+        while (bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED)
+            bb_ult_yield(self);
+    }
+    pthread_join(es->thread, NULL);
+    es->has_thread = false;
+}
+
+static int join_secondary(bb_xstream *es)
+{
+    if (es->is_primary || is_caller_on(es))
+        return ABT_ERR_INV_XSTREAM;
+    if (es->has_thread) {
+        bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
+        join_thread(es);
+    }
+    return ABT_SUCCESS;
+}
+
+/* ABT_finalize: secondary ESs the user did not free are joined and freed. */
+void bb_xstream_free_secondaries(void)
+{
+    for (;;) {
+        bb_xstream *victim = NULL;
+        pthread_mutex_lock(&bb_rt.lock);
+        for (int r = 0; r < bb_rt.xstreams_cap && !victim; r++)
+            if (bb_rt.xstreams[r] && !bb_rt.xstreams[r]->is_primary)
+                victim = bb_rt.xstreams[r];
+        pthread_mutex_unlock(&bb_rt.lock);
+        if (!victim)
+            return;
+        join_secondary(victim);
+        destroy_xstream(victim);
+    }
+}
+
+/* ---- public API: life cycle ------------------------------------------------ */
+
+static int check_sched_for_new_xstream(ABT_sched sched, bb_sched **out)
+{
+    if (sched == ABT_SCHED_NULL)
+        return bb_sched_create_default(out);
+    bb_sched *s = bb_sched_of(sched);
+    if (s->used != BB_SCHED_UNUSED)
+        return ABT_ERR_INV_SCHED;
+    *out = s;
+    return ABT_SUCCESS;
+}
+
+static int create_with_rank(ABT_sched sched, int rank, ABT_xstream *newxstream)
+{
+    if (!newxstream)
+        return ABT_ERR_INV_ARG;
+    *newxstream = ABT_XSTREAM_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_sched *s;
+    int err = check_sched_for_new_xstream(sched, &s);
+    if (err != ABT_SUCCESS)
+        return err;
+    err = create_secondary(s, rank, newxstream);
+    if (err != ABT_SUCCESS && sched == ABT_SCHED_NULL)
+        bb_sched_destroy(s);
+    return err;
+}
+
+int ABT_xstream_create(ABT_sched sched, ABT_xstream *newxstream)
+{
+    return create_with_rank(sched, -1, newxstream);
+}
+
+int ABT_xstream_create_with_rank(ABT_sched sched, int rank, ABT_xstream *newxstream)
+{
+    if (rank < 0) {
+        if (newxstream)
+            *newxstream = ABT_XSTREAM_NULL;
+        return bb_is_up() ? ABT_ERR_INV_XSTREAM_RANK : ABT_ERR_UNINITIALIZED;
+    }
+    return create_with_rank(sched, rank, newxstream);
+}
+
+int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
+                             ABT_sched_config config, ABT_xstream *newxstream)
+{
+    if (!newxstream)
+        return ABT_ERR_INV_ARG;
+    *newxstream = ABT_XSTREAM_NULL;
+    ABT_sched sched;
+    int err = ABT_sched_create_basic(predef, num_pools, pools, config, &sched);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_sched_of(sched)->automatic = true; /* it belongs to the new ES */
+    err = ABT_xstream_create(sched, newxstream);
+    if (err != ABT_SUCCESS)
+        bb_sched_destroy(bb_sched_of(sched));
+    return err;
+}
+
+int ABT_xstream_join(ABT_xstream xstream)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    return join_secondary(bb_xstream_of(xstream));
+}
+
+int ABT_xstream_free(ABT_xstream *xstream)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!xstream || *xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    bb_xstream *es = bb_xstream_of(*xstream);
+    int err = join_secondary(es);
+    if (err != ABT_SUCCESS)
+        return err;
+    destroy_xstream(es);
+    *xstream = ABT_XSTREAM_NULL;
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_revive(ABT_xstream xstream)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    bb_xstream *es = bb_xstream_of(xstream);
+    if (es->is_primary || bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED)
+        return ABT_ERR_INV_XSTREAM;
+    if (es->has_thread) {
+        pthread_join(es->thread, NULL);
+        es->has_thread = false;
+    }
+    bb_store_relaxed(&es->main_sched->request, 0u);
+    return start_thread(es);
+}
+
+int ABT_xstream_exit(void)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_xstream *es = bb_self_xstream();
+    if (!es)
+        return ABT_ERR_INV_XSTREAM;
+    bb_unit *self = es->current;
+    if (!bb_unit_is_ult(self))
+        return ABT_ERR_INV_THREAD;
+    if (es->is_primary)
+        return ABT_ERR_INV_XSTREAM;
+    bb_sched_request(es->main_sched, BB_SCHED_REQ_EXIT);
+    bb_ult_exit(self);
+}
+
+int ABT_xstream_cancel(ABT_xstream xstream)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    bb_xstream *es = bb_xstream_of(xstream);
+    if (es->is_primary)
+        return ABT_ERR_INV_XSTREAM;
+    bb_sched_request(es->main_sched, BB_SCHED_REQ_EXIT);
+    return ABT_SUCCESS;
+}
+
+/* ---- public API: queries --------------------------------------------------- */
+
+int ABT_xstream_self(ABT_xstream *xstream)
+{
+    if (!xstream)
+        return ABT_ERR_INV_ARG;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_xstream *es = bb_self_xstream();
+    if (!es)
+        return ABT_ERR_INV_XSTREAM;
+    *xstream = bb_xstream_handle(es);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_self_rank(int *rank)
+{
+    if (!rank)
+        return ABT_ERR_INV_ARG;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_xstream *es = bb_self_xstream();
+    if (!es)
+        return ABT_ERR_INV_XSTREAM;
+    *rank = bb_load_relaxed(&es->rank);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (rank < 0)
+        return ABT_ERR_INV_XSTREAM_RANK;
+    return bb_xstream_table_set_rank(bb_xstream_of(xstream), rank);
+}
+
+int ABT_xstream_get_rank(ABT_xstream xstream, int *rank)
+{
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!rank)
+        return ABT_ERR_INV_ARG;
+    *rank = bb_load_relaxed(&bb_xstream_of(xstream)->rank);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched)
+{
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!sched)
+        return ABT_ERR_INV_ARG;
+    *sched = bb_sched_handle(bb_xstream_of(xstream)->main_sched);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *pools)
+{
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (max_pools < 0 || (max_pools > 0 && !pools))
+        return ABT_ERR_INV_ARG;
+    bb_sched *s = bb_xstream_of(xstream)->main_sched;
+    for (int i = 0; i < max_pools && i < s->num_pools; i++)
+        pools[i] = bb_pool_handle(s->pools[i]);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state)
+{
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!state)
+        return ABT_ERR_INV_ARG;
+    *state = (ABT_xstream_state)bb_load_acquire(&bb_xstream_of(xstream)->state);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_equal(ABT_xstream xstream1, ABT_xstream xstream2, ABT_bool *result)
+{
+    if (!result)
+        return ABT_ERR_INV_ARG;
+    *result = xstream1 == xstream2 ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_get_num(int *num_xstreams)
+{
+    if (!num_xstreams)
+        return ABT_ERR_INV_ARG;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    *num_xstreams = bb_load_relaxed(&bb_rt.num_xstreams);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_is_primary(ABT_xstream xstream, ABT_bool *is_primary)
+{
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!is_primary)
+        return ABT_ERR_INV_ARG;
+    *is_primary = bb_xstream_of(xstream)->is_primary ? ABT_TRUE : ABT_FALSE;
+    return ABT_SUCCESS;
+}
+
+/* ---- public API: scheduling ------------------------------------------------- */
+
+int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (unit == ABT_UNIT_NULL)
+        return ABT_ERR_INV_UNIT;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    bb_xstream *es = bb_self_xstream();
+    if (!es)
+        return ABT_ERR_INV_XSTREAM;
+    if (!bb_unit_is_ult(es->current))
+        return ABT_ERR_INV_THREAD; /* only a scheduler ULT runs units */
+    bb_xstream_run_unit(es, (bb_unit *)(void *)unit, bb_pool_of(pool));
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_check_events(ABT_sched sched)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (sched == ABT_SCHED_NULL)
+        return ABT_ERR_INV_SCHED;
+    if (!bb_self_xstream())
+        return ABT_ERR_INV_XSTREAM;
+    bb_sched_check_events(bb_sched_of(sched));
+    return ABT_SUCCESS;
+}
+
+static int replace_main_sched(bb_xstream *es, bb_sched *s)
+{
+    bb_xstream *self_es = bb_self_xstream();
+    bb_unit *self = bb_self_unit();
+    bb_sched *old = es->main_sched;
+
+    if (bb_load_acquire(&es->state) == ABT_XSTREAM_STATE_TERMINATED && !es->is_primary) {
+        /* Not running: the new scheduler takes over at ABT_xstream_revive. */
+        es->main_sched = s;
+        s->used = BB_SCHED_MAIN;
+        s->xstream = es;
+        retire_sched(old);
+        return ABT_SUCCESS;
+    }
+    /* Running: only a ULT on that ES may swap its scheduler; it moves to the
+     * new scheduler's first pool and yields, which lets the old loop stop. */
+    if (self_es != es || !self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED))
+        return ABT_ERR_XSTREAM;
+    if (s->num_pools < 1)
+        return ABT_ERR_SCHED;
+    s->used = BB_SCHED_MAIN;
+    s->xstream = es;
+    es->main_sched = s;
+    if (es->running_sched == old)
+        bb_sched_request(old, BB_SCHED_REQ_REPLACE);
+    else
+        retire_sched(old); /* never started (primary ES before its first yield) */
+    self->pool = s->pools[0];
+    bb_ult_yield(self);
+    return ABT_SUCCESS;
+}
+
+int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (sched == ABT_SCHED_NULL)
+        return ABT_ERR_INV_SCHED;
+    bb_sched *s = bb_sched_of(sched);
+    if (s->used != BB_SCHED_UNUSED)
+        return ABT_ERR_INV_SCHED;
+    return replace_main_sched(bb_xstream_of(xstream), s);
+}
+
+int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef predef,
+                                     int num_pools, ABT_pool *pools)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    ABT_sched sched;
+    int err = ABT_sched_create_basic(predef, num_pools, pools, ABT_SCHED_CONFIG_NULL, &sched);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_sched *s = bb_sched_of(sched);
+    s->automatic = true;
+    err = replace_main_sched(bb_xstream_of(xstream), s);
+    if (err != ABT_SUCCESS)
+        bb_sched_destroy(s);
+    return err;
+}

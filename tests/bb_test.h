@@ -1,0 +1,96 @@
+/*
+ * A tiny test harness: one process per test, a watchdog that turns a hang
+ * into a failure, and assertions that print both sides.
+ *
+ *   #include "bb_test.h"
+ *   int main(void) { BB_TEST_BEGIN(10); ... CHECK_EQ(a, b); ... BB_TEST_END(); }
+ *
+ * The watchdog (alarm) kills the test after the given number of seconds with
+ * a message, so ctest records a failure instead of blocking CI. ctest has its
+ * own TIMEOUT as a second line of defence.
+ */
+#ifndef BB_TEST_H
+#define BB_TEST_H
+
+#include <abt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int bb_test_failures;
+
+static void bb_test_watchdog(int sig)
+{
+    static const char msg[] = "FAIL: watchdog expired (test hung)\n";
+    (void)sig;
+    if (write(2, msg, sizeof(msg) - 1) < 0) {
+        /* nothing more we can do */
+    }
+    _exit(124);
+}
+
+static inline void bb_test_begin(unsigned seconds)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    signal(SIGALRM, bb_test_watchdog);
+    alarm(seconds);
+}
+
+#define BB_TEST_BEGIN(seconds) bb_test_begin(seconds)
+
+#define BB_TEST_END()                                                                      \
+    do {                                                                                   \
+        if (bb_test_failures) {                                                            \
+            fprintf(stderr, "%d check(s) failed\n", bb_test_failures);                    \
+            return 1;                                                                      \
+        }                                                                                  \
+        printf("PASS\n");                                                                  \
+        return 0;                                                                          \
+    } while (0)
+
+#define BB_FAIL_AT(fmt, ...)                                                               \
+    do {                                                                                   \
+        fprintf(stderr, "%s:%d: " fmt "\n", __FILE__, __LINE__, __VA_ARGS__);             \
+        bb_test_failures++;                                                                \
+    } while (0)
+
+/* Integer-like comparisons print both values. */
+#define CHECK_EQ(a, b)                                                                     \
+    do {                                                                                   \
+        long long va_ = (long long)(a), vb_ = (long long)(b);                              \
+        if (va_ != vb_)                                                                    \
+            BB_FAIL_AT("CHECK_EQ(%s, %s): %lld != %lld", #a, #b, va_, vb_);                \
+    } while (0)
+
+#define CHECK_NE(a, b)                                                                     \
+    do {                                                                                   \
+        long long va_ = (long long)(a), vb_ = (long long)(b);                              \
+        if (va_ == vb_)                                                                    \
+            BB_FAIL_AT("CHECK_NE(%s, %s): both %lld", #a, #b, va_);                        \
+    } while (0)
+
+#define CHECK(cond)                                                                        \
+    do {                                                                                   \
+        if (!(cond))                                                                       \
+            BB_FAIL_AT("CHECK(%s) is false", #cond);                                       \
+    } while (0)
+
+/* An Argobots call that must succeed; prints the returned code otherwise. */
+#define CHECK_OK(call)                                                                     \
+    do {                                                                                   \
+        int ret_ = (call);                                                                 \
+        if (ret_ != ABT_SUCCESS)                                                           \
+            BB_FAIL_AT("%s returned %d, expected ABT_SUCCESS", #call, ret_);               \
+    } while (0)
+
+/* An Argobots call that must fail with a given code. */
+#define CHECK_ERR(call, code)                                                              \
+    do {                                                                                   \
+        int ret_ = (call);                                                                 \
+        if (ret_ != (code))                                                                \
+            BB_FAIL_AT("%s returned %d, expected %s (%d)", #call, ret_, #code, (int)(code)); \
+    } while (0)
+
+#endif
