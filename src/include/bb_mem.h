@@ -1,8 +1,8 @@
 /*
  * Memory for work units: descriptors and stacks.
  *
- * Each ES keeps a LIFO cache of free descriptors and of free default-size
- * stacks. Allocation and release on one ES touch only that ES's cache: no
+ * Each ES keeps LIFO caches of free descriptors, of free default-size
+ * stacks, and of descriptors that keep their default-size stack (a freed ULT). Allocation and release on one ES touch only that ES's cache: no
  * lock, no atomic instruction. A unit released on another ES (or by an
  * external thread) simply goes to that ES's cache: memory is not tied to the
  * ES that made it. Caches are bounded: past the limit, half of a cache moves
@@ -28,9 +28,11 @@ typedef struct bb_free_item {
 } bb_free_item;
 
 typedef struct {
-    bb_free_item *descs;
+    bb_free_item *ults;        /* descriptors that still own a default-size stack */
+    uint32_t num_ults;
+    bb_free_item *descs;       /* bare descriptors */
     uint32_t num_descs;
-    bb_free_item *stacks;
+    bb_free_item *stacks;      /* default-size stacks on their own */
     uint32_t num_stacks;
 } bb_mem_cache;
 
@@ -40,6 +42,13 @@ void bb_mem_cache_flush(bb_mem_cache *cache);
 
 bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache);
 void bb_mem_desc_free(bb_mem_cache *cache, bb_unit *u);
+
+/* A descriptor together with a default-size stack: the common ULT. A freed
+ * ULT keeps its stack, so creating one is a single pop from this cache.
+ * Sets u->stack, u->stacksize and the stack bits of u->flags; the caller
+ * initializes every other field. */
+bb_unit *bb_mem_ult_alloc(bb_mem_cache *cache);
+void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u);
 
 /* *flags receives BB_UNIT_CACHED_STACK / BB_UNIT_GUARDED_STACK. */
 int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags);

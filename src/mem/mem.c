@@ -22,6 +22,7 @@ typedef struct {
 
 static struct {
     pthread_mutex_t lock;
+    free_list ults;
     free_list descs;
     free_list stacks;
     size_t page_size;
@@ -256,6 +257,69 @@ void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t f
         unmap_cached_stack(item);
 }
 
+/* ---- descriptors with their stack ------------------------------------------ */
+
+static void release_ult_item(bb_free_item *item)
+{
+    bb_unit *u = (bb_unit *)item;
+    unmap_stack(u->stack, u->stacksize, u->flags);
+    free(u);
+}
+
+/* The free-list link overlays bb_unit.next/prev only: the stack fields stay. */
+_Static_assert(sizeof(bb_free_item) <= 2 * sizeof(void *), "free item fits in the links");
+
+bb_unit *bb_mem_ult_alloc(bb_mem_cache *cache)
+{
+    bb_free_item *item = NULL;
+    uint32_t limit = bb_rt.config.mem_max_stacks;
+    if (cache) {
+        item = list_pop(&cache->ults, &cache->num_ults);
+        if (!item) {
+            refill(&cache->ults, &cache->num_ults, &depot.ults, limit);
+            item = list_pop(&cache->ults, &cache->num_ults);
+        }
+    } else {
+        pthread_mutex_lock(&depot.lock);
+        item = list_pop(&depot.ults.head, &depot.ults.count);
+        pthread_mutex_unlock(&depot.lock);
+    }
+    if (item)
+        return (bb_unit *)item;
+
+    bb_unit *u = bb_mem_desc_alloc(cache);
+    if (!u)
+        return NULL;
+    uint32_t flags;
+    size_t size = bb_rt.config.thread_stacksize;
+    if (bb_mem_stack_alloc(cache, size, &u->stack, &flags) != ABT_SUCCESS) {
+        bb_mem_desc_free(cache, u);
+        return NULL;
+    }
+    u->stacksize = size;
+    u->flags = flags;
+    return u;
+}
+
+void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
+{
+    bb_free_item *item = (bb_free_item *)u;
+    uint32_t limit = bb_rt.config.mem_max_stacks;
+    if (cache) {
+        list_push(&cache->ults, &cache->num_ults, item);
+        if (cache->num_ults > limit)
+            spill(&cache->ults, &cache->num_ults, &depot.ults, limit, release_ult_item);
+        return;
+    }
+    pthread_mutex_lock(&depot.lock);
+    bool keep = depot.ults.count < depot_limit(limit);
+    if (keep)
+        list_push(&depot.ults.head, &depot.ults.count, item);
+    pthread_mutex_unlock(&depot.lock);
+    if (!keep)
+        release_ult_item(item);
+}
+
 /* ---- set-up and tear-down ------------------------------------------------ */
 
 int bb_mem_init(void)
@@ -271,6 +335,8 @@ int bb_mem_init(void)
 
 void bb_mem_cache_flush(bb_mem_cache *cache)
 {
+    while (cache->ults)
+        release_ult_item(list_pop(&cache->ults, &cache->num_ults));
     while (cache->descs)
         free(list_pop(&cache->descs, &cache->num_descs));
     while (cache->stacks)
@@ -280,6 +346,8 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
 void bb_mem_fini(void)
 {
     pthread_mutex_lock(&depot.lock);
+    while (depot.ults.head)
+        release_ult_item(list_pop(&depot.ults.head, &depot.ults.count));
     while (depot.descs.head)
         free(list_pop(&depot.descs.head, &depot.descs.count));
     while (depot.stacks.head)

@@ -22,6 +22,7 @@ static void ult_start(void *arg)
     bb_ult_exit(self);
 }
 
+/* Every field but the stack ones, which belong to the memory layer. */
 static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
                         uint32_t flags)
 {
@@ -38,8 +39,6 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->ctx = NULL;
     u->requests = 0;
     u->switching = 0;
-    u->stack = NULL;
-    u->stacksize = 0;
     u->sched = NULL;
     u->wait_target = NULL;
     u->migrate_cb = NULL;
@@ -47,43 +46,51 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->id = 0;
 }
 
-static int give_stack(bb_mem_cache *cache, bb_unit *u, const bb_unit_spec *spec)
+static bool has_default_stack(const bb_unit_spec *spec)
 {
-    size_t size = spec->stacksize ? spec->stacksize : bb_rt.config.thread_stacksize;
-    if (spec->user_stack) {
-        u->stack = spec->user_stack;
-        u->flags |= BB_UNIT_USER_STACK;
-    } else {
-        uint32_t stack_flags;
-        int err = bb_mem_stack_alloc(cache, size, &u->stack, &stack_flags);
-        if (err != ABT_SUCCESS)
-            return err;
-        u->flags |= stack_flags;
-    }
-    u->stacksize = size;
-    u->ctx = bb_ctx_make(u->stack, size, ult_start, u);
-    return ABT_SUCCESS;
+    return spec->is_ult && !spec->user_stack &&
+           (spec->stacksize == 0 || spec->stacksize == bb_rt.config.thread_stacksize);
 }
+
+/* A descriptor with the memory the spec asks for: a default-size stack from
+ * the ULT cache, a stack of another size, the user's stack, or none. */
+static bb_unit *alloc_unit(bb_mem_cache *cache, const bb_unit_spec *spec)
+{
+    if (has_default_stack(spec))
+        return bb_mem_ult_alloc(cache);
+    bb_unit *u = bb_mem_desc_alloc(cache);
+    if (!u)
+        return NULL;
+    u->stack = spec->user_stack;
+    u->stacksize = spec->stacksize;
+    u->flags = spec->user_stack ? BB_UNIT_USER_STACK : 0;
+    if (!spec->is_ult) {
+        u->stacksize = 0;
+    } else if (!spec->user_stack &&
+               bb_mem_stack_alloc(cache, spec->stacksize, &u->stack, &u->flags) != ABT_SUCCESS) {
+        bb_mem_desc_free(cache, u);
+        return NULL;
+    }
+    return u;
+}
+
+static const uint32_t stack_flag_mask =
+    BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK;
 
 int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit_spec *spec,
                    bb_unit **out)
 {
     bb_mem_cache *cache = bb_self_mem_cache();
-    bb_unit *u = bb_mem_desc_alloc(cache);
+    bb_unit *u = alloc_unit(cache, spec);
     if (!u)
         return ABT_ERR_MEM;
 
-    uint32_t flags = (spec->named ? BB_UNIT_NAMED : 0) |
+    uint32_t flags = (u->flags & stack_flag_mask) | (spec->named ? BB_UNIT_NAMED : 0) |
                      (spec->migratable ? BB_UNIT_MIGRATABLE : 0) |
                      (spec->is_ult ? BB_UNIT_ULT : 0);
     init_fields(u, pool, func, arg, flags);
-    if (spec->is_ult) {
-        int err = give_stack(cache, u, spec);
-        if (err != ABT_SUCCESS) {
-            bb_mem_desc_free(cache, u);
-            return err;
-        }
-    }
+    if (spec->is_ult)
+        u->ctx = bb_ctx_make(u->stack, u->stacksize, ult_start, u);
     if (out)
         *out = u; /* before the push: an unnamed unit may be gone right after */
     if (!spec->defer_push)
@@ -162,6 +169,10 @@ int bb_unit_free(bb_unit *u)
 void bb_unit_release(bb_unit *u)
 {
     bb_mem_cache *cache = bb_self_mem_cache();
+    if (u->flags & BB_UNIT_CACHED_STACK) {
+        bb_mem_ult_free(cache, u); /* the stack stays with the descriptor */
+        return;
+    }
     if (u->stack && !(u->flags & BB_UNIT_USER_STACK))
         bb_mem_stack_free(cache, u->stack, u->stacksize, u->flags);
     bb_mem_desc_free(cache, u);
@@ -189,6 +200,8 @@ bb_unit *bb_unit_alloc_primary(void)
     if (!u)
         return NULL;
     init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY);
+    u->stack = NULL;
+    u->stacksize = 0;
     u->state = ABT_THREAD_STATE_RUNNING;
     return u;
 }
@@ -200,6 +213,8 @@ int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *),
     if (!u)
         return ABT_ERR_MEM;
     init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED);
+    u->stack = NULL;
+    u->stacksize = 0;
     u->sched = sched;
     u->state = ABT_THREAD_STATE_RUNNING;
     if (stacksize) {
