@@ -36,6 +36,9 @@ typedef struct {
     uint32_t num_stacks;
 } bb_mem_cache;
 
+/* Cache-line aligned memory for objects that different ESs write. */
+void *bb_mem_alloc_aligned(size_t size);
+
 int bb_mem_init(void);
 void bb_mem_fini(void);
 void bb_mem_cache_flush(bb_mem_cache *cache);

@@ -162,9 +162,15 @@ static void free_desc_item(bb_free_item *item)
 
 /* ---- descriptors --------------------------------------------------------- */
 
+void *bb_mem_alloc_aligned(size_t size)
+{
+    void *p;
+    return posix_memalign(&p, BB_CACHE_LINE, size) == 0 ? p : NULL;
+}
+
 static bb_unit *new_desc(void)
 {
-    return aligned_alloc(BB_CACHE_LINE, depot.desc_size);
+    return bb_mem_alloc_aligned(depot.desc_size);
 }
 
 bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache)

@@ -103,7 +103,7 @@ static int start_thread(bb_xstream *es)
 static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn sched_entry,
                        bb_xstream **out)
 {
-    bb_xstream *es = aligned_alloc(BB_CACHE_LINE, sizeof(*es));
+    bb_xstream *es = bb_mem_alloc_aligned(sizeof(*es));
     if (!es)
         return ABT_ERR_MEM;
     memset(es, 0, sizeof(*es));
