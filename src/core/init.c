@@ -105,6 +105,7 @@ static void tear_down(void)
     bb_store_release(&bb_rt.up, 0u);
     bb_tls_xstream = NULL;
     bb_unit_release(primary);
+    bb_xstream_restore_primary_binding();
     release_globals();
 }
 

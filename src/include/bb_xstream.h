@@ -34,6 +34,7 @@ struct bb_xstream {
     pthread_t thread;
     bb_unit *finalizer;        /* primary ES: the primary ULT, back from ABT_finalize */
     int cpuid;                 /* CPU it is bound to, or -1 */
+    bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
     int *affinity;             /* CPUs it may run on (NULL: any) */
     int num_affinity;
     bb_xstream *next_free;
@@ -74,6 +75,9 @@ int bb_xstream_create_primary(bb_xstream **out);
 void bb_xstream_finalize_primary(bb_xstream *es);
 void bb_xstream_free_secondaries(void);
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
+void bb_xstream_init_binding(bb_xstream *es);
 void bb_xstream_apply_binding(bb_xstream *es);
+int bb_xstream_rebind_for_rank(bb_xstream *es);
+void bb_xstream_restore_primary_binding(void);
 
 #endif

@@ -35,10 +35,10 @@ int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool a
     *newpool = ABT_POOL_NULL;
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
-    if (kind != ABT_POOL_FIFO)
-        return ABT_ERR_INV_POOL_KIND; /* FIFO_WAIT and RANDWS: schedulers issue */
     if (!bb_pool_access_is_valid(access))
         return ABT_ERR_INV_POOL_ACCESS;
+    if (kind != ABT_POOL_FIFO)
+        return ABT_ERR_INV_POOL_KIND; /* FIFO_WAIT and RANDWS: schedulers issue */
     bb_pool *p;
     int err = bb_pool_create_fifo(access, automatic != ABT_FALSE, &p);
     if (err == ABT_SUCCESS)
@@ -48,10 +48,10 @@ int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool a
 
 int ABT_pool_free(ABT_pool *pool)
 {
-    if (!pool || *pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
+    if (!pool || *pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
     bb_pool *p = bb_pool_of(*pool);
     if (bb_load_relaxed(&p->num_scheds) != 0)
         return ABT_ERR_POOL; /* still used by a scheduler */
@@ -62,6 +62,8 @@ int ABT_pool_free(ABT_pool *pool)
 
 int ABT_pool_push(ABT_pool pool, ABT_unit unit)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (unit == ABT_UNIT_NULL)
@@ -75,6 +77,8 @@ int ABT_pool_push(ABT_pool pool, ABT_unit unit)
 
 int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (!unit)
@@ -86,6 +90,8 @@ int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
 
 int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (unit == ABT_UNIT_NULL)
@@ -96,6 +102,8 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
 
 int ABT_pool_get_size(ABT_pool pool, size_t *size)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (!size)
@@ -106,6 +114,8 @@ int ABT_pool_get_size(ABT_pool pool, size_t *size)
 
 int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (!size)
@@ -116,6 +126,8 @@ int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
 
 int ABT_pool_get_access(ABT_pool pool, ABT_pool_access *access)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (!access)
@@ -126,6 +138,8 @@ int ABT_pool_get_access(ABT_pool pool, ABT_pool_access *access)
 
 int ABT_pool_get_id(ABT_pool pool, int *id)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     if (!id)

@@ -145,6 +145,8 @@ int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *poo
 
 int ABT_sched_free(ABT_sched *sched)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (!sched || *sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched *s = bb_sched_of(*sched);
@@ -157,6 +159,8 @@ int ABT_sched_free(ABT_sched *sched)
 
 int ABT_sched_finish(ABT_sched sched)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched_request(bb_sched_of(sched), BB_SCHED_REQ_FINISH);
@@ -165,6 +169,8 @@ int ABT_sched_finish(ABT_sched sched)
 
 int ABT_sched_exit(ABT_sched sched)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched_request(bb_sched_of(sched), BB_SCHED_REQ_EXIT);
@@ -173,16 +179,23 @@ int ABT_sched_exit(ABT_sched sched)
 
 int ABT_sched_has_to_stop(ABT_sched sched, ABT_bool *stop)
 {
-    if (sched == ABT_SCHED_NULL)
-        return ABT_ERR_INV_SCHED;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (!stop)
         return ABT_ERR_INV_ARG;
+    *stop = ABT_FALSE;
+    if (!bb_self_xstream())
+        return ABT_ERR_INV_XSTREAM;
+    if (sched == ABT_SCHED_NULL)
+        return ABT_ERR_INV_SCHED;
     *stop = bb_sched_has_to_stop(bb_sched_of(sched)) ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
 
 int ABT_sched_get_num_pools(ABT_sched sched, int *num_pools)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     if (!num_pools)
@@ -193,6 +206,8 @@ int ABT_sched_get_num_pools(ABT_sched sched, int *num_pools)
 
 int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx, ABT_pool *pools)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched *s = bb_sched_of(sched);

@@ -103,8 +103,10 @@ int ABT_task_get_xstream(ABT_task task, ABT_xstream *xstream)
 
 int ABT_task_get_state(ABT_task task, ABT_task_state *state)
 {
-    if (task == ABT_TASK_NULL)
-        return ABT_ERR_INV_TASK;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (task == ABT_TASK_NULL || bb_unit_is_ult(bb_unit_of(task)))
+        return ABT_ERR_INV_TASK; /* as documented: a ULT is not a tasklet */
     if (!state)
         return ABT_ERR_INV_ARG;
     switch (bb_unit_state(bb_unit_of(task))) {

@@ -348,6 +348,8 @@ static int check_query(ABT_thread thread, const void *out)
 
 int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, thread_id);
     if (err == ABT_SUCCESS)
         *thread_id = bb_unit_get_id(bb_unit_of(thread));
@@ -356,6 +358,8 @@ int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
 
 int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, state);
     if (err == ABT_SUCCESS)
         *state = (ABT_thread_state)bb_unit_state(bb_unit_of(thread));
@@ -364,6 +368,8 @@ int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
 
 int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, xstream);
     if (err == ABT_SUCCESS) {
         bb_xstream *es = bb_unit_of(thread)->xstream;
@@ -374,6 +380,8 @@ int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
 
 int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, pool);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_unit_of(thread)->pool;
@@ -384,6 +392,8 @@ int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
 
 int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, id);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_unit_of(thread)->pool;
@@ -394,6 +404,8 @@ int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 
 int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, unit);
     if (err == ABT_SUCCESS)
         *unit = (ABT_unit)(void *)bb_unit_of(thread);
@@ -414,6 +426,8 @@ int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
 
 int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, stacksize);
     if (err == ABT_SUCCESS)
         *stacksize = bb_unit_of(thread)->stack ? bb_unit_of(thread)->stacksize : 0;
@@ -422,6 +436,8 @@ int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 
 int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, stackaddr);
     if (err == ABT_SUCCESS && !stacksize)
         err = ABT_ERR_INV_ARG;
@@ -435,6 +451,8 @@ int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
 
 int ABT_thread_get_arg(ABT_thread thread, void **arg)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, arg);
     if (err == ABT_SUCCESS)
         *arg = bb_unit_of(thread)->arg;
@@ -443,6 +461,8 @@ int ABT_thread_get_arg(ABT_thread thread, void **arg)
 
 int ABT_thread_set_arg(ABT_thread thread, void *arg)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit_of(thread)->arg = arg;
@@ -451,6 +471,8 @@ int ABT_thread_set_arg(ABT_thread thread, void *arg)
 
 int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, thread_func);
     if (err == ABT_SUCCESS)
         *thread_func = bb_unit_of(thread)->func;
@@ -459,6 +481,8 @@ int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 
 int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, is_primary);
     if (err == ABT_SUCCESS)
         *is_primary = (bb_unit_of(thread)->flags & BB_UNIT_PRIMARY) ? ABT_TRUE : ABT_FALSE;
@@ -473,6 +497,8 @@ bool bb_unit_is_unnamed(const bb_unit *u)
 
 int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, is_unnamed);
     if (err == ABT_SUCCESS)
         *is_unnamed = bb_unit_is_unnamed(bb_unit_of(thread)) ? ABT_TRUE : ABT_FALSE;
@@ -489,6 +515,8 @@ int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *result)
 
 int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, attr);
     if (err != ABT_SUCCESS)
         return err;
@@ -509,6 +537,8 @@ int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
 
 int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(thread);
@@ -523,6 +553,8 @@ int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
 
 int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, is_migratable);
     if (err == ABT_SUCCESS)
         *is_migratable =
@@ -534,6 +566,8 @@ int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
 int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread thread, void *cb_arg),
                             void *cb_arg)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(thread);

@@ -27,6 +27,8 @@ int ABT_thread_attr_create(ABT_thread_attr *newattr)
 
 int ABT_thread_attr_free(ABT_thread_attr *attr)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (!attr || *attr == ABT_THREAD_ATTR_NULL)
         return ABT_ERR_INV_THREAD_ATTR;
     free(bb_attr_of(*attr));
@@ -50,6 +52,8 @@ int ABT_thread_attr_set_stack(ABT_thread_attr attr, void *stackaddr, size_t stac
 
 int ABT_thread_attr_get_stack(ABT_thread_attr attr, void **stackaddr, size_t *stacksize)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (attr == ABT_THREAD_ATTR_NULL)
         return ABT_ERR_INV_THREAD_ATTR;
     if (!stackaddr || !stacksize)
@@ -73,6 +77,8 @@ int ABT_thread_attr_set_stacksize(ABT_thread_attr attr, size_t stacksize)
 
 int ABT_thread_attr_get_stacksize(ABT_thread_attr attr, size_t *stacksize)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (attr == ABT_THREAD_ATTR_NULL)
         return ABT_ERR_INV_THREAD_ATTR;
     if (!stacksize)
@@ -84,6 +90,8 @@ int ABT_thread_attr_get_stacksize(ABT_thread_attr attr, size_t *stacksize)
 int ABT_thread_attr_set_callback(ABT_thread_attr attr,
                                  void (*cb_func)(ABT_thread thread, void *cb_arg), void *cb_arg)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (attr == ABT_THREAD_ATTR_NULL)
         return ABT_ERR_INV_THREAD_ATTR;
     bb_attr_of(attr)->migrate_cb = cb_func;
@@ -93,6 +101,8 @@ int ABT_thread_attr_set_callback(ABT_thread_attr attr,
 
 int ABT_thread_attr_set_migratable(ABT_thread_attr attr, ABT_bool is_migratable)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (attr == ABT_THREAD_ATTR_NULL)
         return ABT_ERR_INV_THREAD_ATTR;
     bb_attr_of(attr)->migratable = is_migratable != ABT_FALSE;

@@ -41,13 +41,44 @@ static int apply(bb_xstream *es)
     return pthread_setaffinity_np(thread, sizeof(set), &set) == 0 ? ABT_SUCCESS : ABT_ERR_SYS;
 }
 
-/* Called by the ES's own thread when it starts. */
+/* With ABT_SET_AFFINITY, an ES nobody bound explicitly follows its rank. */
+static void choose_rank_cpu(bb_xstream *es)
+{
+    if (bb_rt.config.set_affinity && bb_rt.config.num_cpus && !es->explicit_binding)
+        es->cpuid = bb_rt.config.cpus[es->rank % bb_rt.config.num_cpus];
+}
+
+/* At creation, before the ES's thread starts, so queries see the binding. */
+void bb_xstream_init_binding(bb_xstream *es)
+{
+    es->cpuid = -1;
+    choose_rank_cpu(es);
+}
+
+/* Called by the ES's own thread when it starts (the primary ES: at init). */
 void bb_xstream_apply_binding(bb_xstream *es)
 {
-    if (es->cpuid < 0 && !es->affinity && bb_rt.config.set_affinity && bb_rt.config.num_cpus)
-        es->cpuid = bb_rt.config.cpus[es->rank % bb_rt.config.num_cpus];
     if (es->cpuid >= 0 || es->affinity)
         apply(es);
+}
+
+int bb_xstream_rebind_for_rank(bb_xstream *es)
+{
+    if (!bb_rt.config.set_affinity || es->explicit_binding)
+        return ABT_SUCCESS;
+    choose_rank_cpu(es);
+    return apply(es);
+}
+
+/* ABT_finalize: give the primary thread back the CPUs it had before init. */
+void bb_xstream_restore_primary_binding(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < bb_rt.config.num_cpus; i++)
+        CPU_SET(bb_rt.config.cpus[i], &set);
+    if (bb_rt.config.num_cpus)
+        pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
@@ -60,6 +91,7 @@ int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
         return ABT_ERR_CPUID;
     bb_xstream *es = bb_xstream_of(xstream);
     es->cpuid = cpuid;
+    es->explicit_binding = true;
     free(es->affinity);
     es->affinity = NULL;
     es->num_affinity = 0;
@@ -75,9 +107,12 @@ int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
     if (!cpuid)
         return ABT_ERR_INV_ARG;
     bb_xstream *es = bb_xstream_of(xstream);
-    if (es->cpuid < 0)
-        return ABT_ERR_CPUID; /* not bound to a single CPU */
-    *cpuid = es->cpuid;
+    if (es->cpuid >= 0)
+        *cpuid = es->cpuid;
+    else if (es->affinity)
+        *cpuid = es->affinity[0]; /* the first CPU of its set */
+    else
+        return ABT_ERR_CPUID;     /* not bound */
     return ABT_SUCCESS;
 }
 
@@ -104,6 +139,9 @@ int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
     es->affinity = copy;
     es->num_affinity = num_cpuids;
     es->cpuid = num_cpuids == 1 ? cpuids[0] : -1;
+    es->explicit_binding = num_cpuids > 0;
+    if (!es->explicit_binding)
+        choose_rank_cpu(es); /* reset: back to the default binding */
     return apply(es);
 }
 

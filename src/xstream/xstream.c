@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_caller.h"
 #include "bb_ctx.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
@@ -120,6 +121,7 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
         free(es);
         return err;
     }
+    bb_xstream_init_binding(es);
     es->main_sched = s;
     s->used = BB_SCHED_MAIN;
     s->xstream = es;
@@ -176,6 +178,7 @@ int bb_xstream_create_primary(bb_xstream **out)
     es->is_primary = true;
     es->state = ABT_XSTREAM_STATE_RUNNING;
     es->sched_unit->xstream = es;
+    bb_xstream_apply_binding(es);
     *out = es;
     return ABT_SUCCESS;
 }
@@ -204,8 +207,13 @@ static void join_thread(bb_xstream *es)
 {
     bb_unit *self = bb_self_unit();
     if (self && bb_unit_is_ult(self)) {
-        while (bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED)
+        /* Waking this ULT from the stopping ES would push it into its pool
+         * from another OS thread, which a private pool forbids: poll, and
+         * let the OS run others in between. */
+        while (bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED) {
             bb_ult_yield(self);
+            sched_yield();
+        }
     }
     pthread_join(es->thread, NULL);
     es->has_thread = false;
@@ -377,6 +385,7 @@ int ABT_xstream_self(ABT_xstream *xstream)
 {
     if (!xstream)
         return ABT_ERR_INV_ARG;
+    *xstream = ABT_XSTREAM_NULL;
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
     bb_xstream *es = bb_self_xstream();
@@ -403,15 +412,21 @@ int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
-    if (xstream == ABT_XSTREAM_NULL)
+    if (xstream == ABT_XSTREAM_NULL || bb_xstream_of(xstream)->is_primary)
         return ABT_ERR_INV_XSTREAM;
     if (rank < 0)
         return ABT_ERR_INV_XSTREAM_RANK;
-    return bb_xstream_table_set_rank(bb_xstream_of(xstream), rank);
+    bb_xstream *es = bb_xstream_of(xstream);
+    int err = bb_xstream_table_set_rank(es, rank);
+    if (err == ABT_SUCCESS)
+        err = bb_xstream_rebind_for_rank(es);
+    return err;
 }
 
 int ABT_xstream_get_rank(ABT_xstream xstream, int *rank)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     if (!rank)
@@ -422,6 +437,8 @@ int ABT_xstream_get_rank(ABT_xstream xstream, int *rank)
 
 int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     if (!sched)
@@ -432,6 +449,8 @@ int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched)
 
 int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *pools)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     if (max_pools < 0 || (max_pools > 0 && !pools))
@@ -444,6 +463,8 @@ int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *poo
 
 int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     if (!state)
@@ -472,6 +493,8 @@ int ABT_xstream_get_num(int *num_xstreams)
 
 int ABT_xstream_is_primary(ABT_xstream xstream, ABT_bool *is_primary)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     if (!is_primary)
@@ -484,12 +507,12 @@ int ABT_xstream_is_primary(ABT_xstream xstream, ABT_bool *is_primary)
 
 int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (unit == ABT_UNIT_NULL)
-        return ABT_ERR_INV_UNIT;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
+    if (unit == ABT_UNIT_NULL)
+        return ABT_ERR_INV_UNIT;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     bb_xstream *es = bb_self_xstream();
     if (!es)
         return ABT_ERR_INV_XSTREAM;
@@ -503,58 +526,76 @@ int ABT_xstream_check_events(ABT_sched sched)
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
+    bb_xstream *es = bb_self_xstream();
+    if (!es)
+        return ABT_ERR_INV_XSTREAM;
     if (sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
-    if (!bb_self_xstream())
-        return ABT_ERR_INV_XSTREAM;
+    if (bb_sched_of(sched)->unit != es->current)
+        return ABT_ERR_INV_THREAD; /* only the ULT running this scheduler */
     bb_sched_check_events(bb_sched_of(sched));
     return ABT_SUCCESS;
 }
 
-static int replace_main_sched(bb_xstream *es, bb_sched *s)
+/* The caller of ABT_xstream_set_main_sched(_basic): a ULT, and one running on
+ * the ES if that ES runs. */
+static int check_sched_replacer(bb_xstream *es, bb_unit **self)
 {
-    bb_xstream *self_es = bb_self_xstream();
-    bb_unit *self = bb_self_unit();
-    bb_sched *old = es->main_sched;
+    int err = bb_caller_ult(self);
+    if (err != ABT_SUCCESS)
+        return err;
+    bool running = es->is_primary ||
+                   bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED;
+    if (running && (bb_self_xstream() != es || ((*self)->flags & BB_UNIT_SCHED)))
+        return ABT_ERR_XSTREAM_STATE;
+    return ABT_SUCCESS;
+}
 
-    if (bb_load_acquire(&es->state) == ABT_XSTREAM_STATE_TERMINATED && !es->is_primary) {
-        /* Not running: the new scheduler takes over at ABT_xstream_revive. */
-        es->main_sched = s;
-        s->used = BB_SCHED_MAIN;
-        s->xstream = es;
-        retire_sched(old);
-        return ABT_SUCCESS;
-    }
-    /* Running: only a ULT on that ES may swap its scheduler; it moves to the
-     * new scheduler's first pool and yields, which lets the old loop stop. */
-    if (self_es != es || !self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED))
-        return ABT_ERR_XSTREAM;
-    if (s->num_pools < 1)
-        return ABT_ERR_SCHED;
+/* Install `s` as the main scheduler of `es`; the caller passed
+ * check_sched_replacer. */
+static void replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
+{
+    bb_sched *old = es->main_sched;
     s->used = BB_SCHED_MAIN;
     s->xstream = es;
     es->main_sched = s;
+    if (bb_self_xstream() != es) {
+        retire_sched(old); /* not running: used from ABT_xstream_revive on */
+        return;
+    }
+    /* Running, and the caller is on it: the caller moves to the new
+     * scheduler's first pool and yields, which lets the old loop stop. */
     if (es->running_sched == old)
         bb_sched_request(old, BB_SCHED_REQ_REPLACE);
     else
         retire_sched(old); /* never started (primary ES before its first yield) */
     self->pool = s->pools[0];
     bb_ult_yield(self);
-    return ABT_SUCCESS;
 }
 
 int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    if (sched == ABT_SCHED_NULL)
-        return ABT_ERR_INV_SCHED;
-    bb_sched *s = bb_sched_of(sched);
-    if (s->used != BB_SCHED_UNUSED)
-        return ABT_ERR_INV_SCHED;
-    return replace_main_sched(bb_xstream_of(xstream), s);
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_xstream *es = bb_xstream_of(xstream);
+    bb_unit *self;
+    int err = check_sched_replacer(es, &self);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_sched *s;
+    if (sched == ABT_SCHED_NULL) {
+        err = bb_sched_create_default(&s);
+        if (err != ABT_SUCCESS)
+            return err;
+    } else {
+        s = bb_sched_of(sched);
+        if (s->used != BB_SCHED_UNUSED)
+            return ABT_ERR_INV_SCHED;
+    }
+    replace_main_sched(es, self, s);
+    return ABT_SUCCESS;
 }
 
 int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef predef,
@@ -562,16 +603,20 @@ int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef prede
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
-    if (xstream == ABT_XSTREAM_NULL)
-        return ABT_ERR_INV_XSTREAM;
-    ABT_sched sched;
-    int err = ABT_sched_create_basic(predef, num_pools, pools, ABT_SCHED_CONFIG_NULL, &sched);
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
     if (err != ABT_SUCCESS)
         return err;
-    bb_sched *s = bb_sched_of(sched);
-    s->automatic = true;
-    err = replace_main_sched(bb_xstream_of(xstream), s);
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    bb_xstream *es = bb_xstream_of(xstream);
+    err = check_sched_replacer(es, &self);
     if (err != ABT_SUCCESS)
-        bb_sched_destroy(s);
-    return err;
+        return err;
+    ABT_sched sched;
+    err = ABT_sched_create_basic(predef, num_pools, pools, ABT_SCHED_CONFIG_NULL, &sched);
+    if (err != ABT_SUCCESS)
+        return err;
+    replace_main_sched(es, self, bb_sched_of(sched));
+    return ABT_SUCCESS;
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Instructions per operation under callgrind, the PEERS.md way: each workload
+# runs at two iteration counts, and
+#   instr/op = (Ir(big) - Ir(small)) / (ops(big) - ops(small))
+# where Ir is the "totals:" line of the callgrind output (all threads) and ops
+# is what the program reports (ops_all for multi_es: ULTs on all ESs).
+# Start-up, warm-up and shutdown cancel out. --fair-sched=yes: valgrind runs
+# one thread at a time, and without it a polling ES can keep the lock for
+# thousands of time slices, which makes multi-ES counts random. Prints a
+# Markdown table with the
+# Argobots 1.2 numbers from PEERS.md for comparison.
+#
+#   bench/callgrind.sh [BUILD_DIR]   BUILD_DIR defaults to ../build next to
+#                                    this script; programs in BUILD_DIR/bench.
+# Takes about 20 s on a 2-core machine.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build}
+bin=$build/bench
+[ -x "$bin/fork_join" ] || bin=$build
+if [ ! -x "$bin/fork_join" ]; then
+    echo "no benchmark programs in $build/bench or $build: build first" >&2
+    exit 1
+fi
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
+TIMEOUT=${TIMEOUT:-300}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run_cg TAG PROGRAM ARGS...: prints "Ir ops", or nothing on failure
+run_cg() {
+    local tag=$1 out
+    shift
+    out=$(timeout "$TIMEOUT" valgrind --tool=callgrind --fair-sched=yes \
+        --callgrind-out-file="$tmp/$tag" \
+        "$bin/$@" 2>"$tmp/$tag.err") || return 1
+    local ir ops
+    ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/$tag" | head -n1)
+    [ -n "$ir" ] || ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/$tag" | head -n1)
+    ops=$(sed -n 's/.*[[:space:]]ops_all=\([0-9]*\).*/\1/p' <<<"$out")
+    [ -n "$ops" ] || ops=$(sed -n 's/.*[[:space:]]ops=\([0-9]*\).*/\1/p' <<<"$out")
+    [ -n "$ir" ] && [ -n "$ops" ] && echo "$ir $ops"
+}
+
+# case_ WORKLOAD PARAMS REFERENCE "SMALL ARGS" "BIG ARGS" PROGRAM
+n=0
+case_() {
+    local workload=$1 params=$2 ref=$3 small=$4 big=$5 prog=$6 a b
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    if ! a=$(run_cg "$n.small" $prog $small) || ! b=$(run_cg "$n.big" $prog $big); then
+        echo "| $workload | $params | FAILED ($(cat "$tmp/$n."*.err 2>/dev/null | grep -v '^==' | tail -n1 | cut -c1-70)) | $ref |"
+        return
+    fi
+    read -r ir1 ops1 <<<"$a"
+    read -r ir2 ops2 <<<"$b"
+    awk -v w="$workload" -v p="$params" -v r="$ref" -v i1="$ir1" -v i2="$ir2" \
+        -v o1="$ops1" -v o2="$ops2" \
+        'BEGIN { printf "| %s | %s | %.1f | %s |\n", w, p, (i2 - i1) / (o2 - o1), r }'
+}
+
+echo "| workload | parameters | bobbin instr/op | Argobots 1.2 (PEERS.md) |"
+echo "|---|---|---|---|"
+for n_ in 64 256 4096; do
+    ref=; [ $n_ = 256 ] && ref=506.5
+    case_ "ULT fork-join" "N=$n_, private pool, per ULT" "$ref" "ult priv $n_ 20" "ult priv $n_ 40" fork_join
+done
+case_ "ULT fork-join" "N=256, pool of ABT_init, per ULT" 510.4 "ult init 256 20" "ult init 256 40" fork_join
+for n_ in 64 256 4096; do
+    ref=; [ $n_ = 256 ] && ref=328.4
+    case_ "tasklet fork-join" "N=$n_, private pool, per tasklet" "$ref" "task priv $n_ 20" "task priv $n_ 40" fork_join
+done
+case_ "tasklet fork-join" "N=256, pool of ABT_init, per tasklet" "" "task init 256 20" "task init 256 40" fork_join
+case_ "yield" "N=2, per yield" 180.6 "2 2000" "2 4000" yield
+case_ "yield" "N=16, per yield" 180.6 "16 250" "16 500" yield
+case_ "yield" "N=256, per yield" 180.6 "256 20" "256 40" yield
+case_ "yield_to" "2 ULTs, per switch" 170.0 "2000" "4000" yield_to
+case_ "deviation" "N=4096, D=0, per ULT" 508.8 "0 4096 10" "0 4096 20" deviation
+case_ "deviation" "N=4096, D=0.25, per ULT" 471.2 "0.25 4096 10" "0.25 4096 20" deviation
+case_ "deviation" "N=4096, D=0.5, per ULT" 543.6 "0.5 4096 10" "0.5 4096 20" deviation
+case_ "deviation" "N=4096, D=1.0, per ULT" 688.3 "1.0 4096 10" "1.0 4096 20" deviation
+# Valgrind runs out of address-space segments (VG_N_SEGMENTS) past ~10,000
+# live ULTs: bobbin maps each stack separately, with a guard page.
+case_ "memory" "N live ULTs (4096 vs 8192), create + free, per ULT" "" "4096" "8192" memory
+case_ "multi-ES fork-join" "E=1, N=256, per ULT" "" "1 20 256" "1 40 256" multi_es
+case_ "multi-ES fork-join" "E=2, N=256, per ULT (both ESs)" "" "2 20 256" "2 40 256" multi_es

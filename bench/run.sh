@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Wall-time benchmarks: runs every workload RUNS (5) times and prints a
+# Markdown table of the median, min and max of what the programs report
+# (ns per operation, timed inside each program with clock_gettime after a
+# warm-up round; peak RSS in MiB for "memory").
+#
+#   bench/run.sh [BUILD_DIR]     BUILD_DIR defaults to ../build next to this
+#                                script; the programs are in BUILD_DIR/bench
+#                                (or in BUILD_DIR itself). Builds nothing.
+# Takes about 30 s on a 2-core machine.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build}
+bin=$build/bench
+[ -x "$bin/fork_join" ] || bin=$build
+if [ ! -x "$bin/fork_join" ]; then
+    echo "no benchmark programs in $build/bench or $build: build first" >&2
+    exit 1
+fi
+RUNS=${RUNS:-5}
+TIMEOUT=${TIMEOUT:-60}
+
+# field KEY LINE: the value of KEY=value in a result line
+field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# stats: median | min | max of the numbers on stdin
+stats() {
+    sort -g | awk '{ v[NR] = $1 }
+        END { if (NR == 0) { print "n/a | n/a | n/a"; exit }
+              printf "%.1f | %.1f | %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+# case WORKLOAD PARAMS ROWS -- PROGRAM ARGS...
+#   ROWS: space-separated KEY[:SUFFIX[:UNIT]], one table row per entry
+case_() {
+    local workload=$1 params=$2 rows=$3
+    shift 4
+    local outs=() out rc
+    for ((i = 0; i < RUNS; i++)); do
+        out=$(timeout "$TIMEOUT" "$bin/$@" 2>&1)
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "| $workload | $params | FAILED (exit $rc: $(tail -n1 <<<"$out" | cut -c1-80)) | | |"
+            return
+        fi
+        outs+=("$(tail -n1 <<<"$out")")
+    done
+    local row key suffix unit
+    for row in $rows; do
+        IFS=: read -r key suffix unit <<<"$row"
+        local p=$params
+        [ -n "$suffix" ] && p="$params, ${suffix//_/ }"
+        local s
+        s=$(for o in "${outs[@]}"; do field "$key" "$o"; done | stats)
+        [ -n "$unit" ] && s=$(sed "s/\([0-9.]\+\)/\1 $unit/g" <<<"$s")
+        echo "| $workload | $p | $s |"
+    done
+}
+
+echo "| workload | parameters | median ns/op | min | max |"
+echo "|---|---|---|---|---|"
+for n in 64 256 4096; do
+    case_ "ULT fork-join" "N=$n, private pool" ns_per_op -- fork_join ult priv $n $((2097152 / n))
+done
+for n in 64 256 4096; do
+    case_ "ULT fork-join" "N=$n, pool of ABT_init" ns_per_op -- fork_join ult init $n $((2097152 / n))
+done
+for n in 64 256 4096; do
+    case_ "tasklet fork-join" "N=$n, private pool" ns_per_op -- fork_join task priv $n $((4194304 / n))
+done
+case_ "tasklet fork-join" "N=256, pool of ABT_init" ns_per_op -- fork_join task init 256 16384
+for n in 2 16 256; do
+    case_ "yield" "N=$n ULTs, per yield" ns_per_op -- yield $n $((2097152 / n))
+done
+case_ "yield_to" "2 ULTs, per switch" ns_per_op -- yield_to 1048576
+for d in 0 0.25 0.5 1.0; do
+    case_ "deviation" "N=4096, D=$d, per ULT" ns_per_op -- deviation $d 4096 256
+done
+case_ "memory" "65536 live ULTs, 16 KiB stacks" "rss_mib:peak_RSS:MiB ns_per_op:create+free_ns/ULT" -- memory 65536
+case_ "multi-ES fork-join" "E=1, N=256, per ULT per ES" ns_per_op -- multi_es 1 8192 256
+case_ "multi-ES fork-join" "E=2, N=256, per ULT per ES" "ns_min:fastest_ES ns_max:slowest_ES" -- multi_es 2 8192 256

@@ -1,0 +1,44 @@
+/* The outermost ABT_finalize must come from the primary ULT: a ULT or a
+ * tasklet on the primary ES gets ABT_ERR_INV_THREAD, and the runtime stays up
+ * so that the primary ULT can finalize afterwards. */
+#include "bb_test.h"
+
+static int ult_ret = -1, task_ret = -1;
+
+static void ult_fn(void *arg)
+{
+    (void)arg;
+    ult_ret = ABT_finalize();
+}
+
+static void task_fn(void *arg)
+{
+    (void)arg;
+    task_ret = ABT_finalize();
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(10);
+    CHECK_OK(ABT_init(0, NULL));
+    ABT_xstream primary;
+    ABT_pool pool;
+    CHECK_OK(ABT_self_get_xstream(&primary));
+    CHECK_OK(ABT_xstream_get_main_pools(primary, 1, &pool));
+
+    ABT_thread t;
+    CHECK_OK(ABT_thread_create(pool, ult_fn, NULL, ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_free(&t));
+    CHECK_EQ(ult_ret, ABT_ERR_INV_THREAD);
+    CHECK_OK(ABT_initialized());
+
+    ABT_task k;
+    CHECK_OK(ABT_task_create(pool, task_fn, NULL, &k));
+    CHECK_OK(ABT_task_free(&k));
+    CHECK_EQ(task_ret, ABT_ERR_INV_THREAD);
+    CHECK_OK(ABT_initialized());
+
+    CHECK_OK(ABT_finalize());
+    CHECK_ERR(ABT_initialized(), ABT_ERR_UNINITIALIZED);
+    BB_TEST_END();
+}
