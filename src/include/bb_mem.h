@@ -30,8 +30,10 @@ typedef struct bb_free_item {
 typedef struct {
     bb_free_item *ults;        /* descriptors that still own a default-size stack */
     uint32_t num_ults;
+    uint32_t max_ults;         /* ABT_MEM_MAX_NUM_STACKS */
     bb_free_item *descs;       /* bare descriptors */
     uint32_t num_descs;
+    uint32_t max_descs;        /* ABT_MEM_MAX_NUM_DESCS */
     bb_free_item *stacks;      /* default-size stacks on their own */
     uint32_t num_stacks;
 } bb_mem_cache;
@@ -43,15 +45,65 @@ int bb_mem_init(void);
 void bb_mem_fini(void);
 void bb_mem_cache_flush(bb_mem_cache *cache);
 
-bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache);
-void bb_mem_desc_free(bb_mem_cache *cache, bb_unit *u);
+void bb_mem_cache_init(bb_mem_cache *cache);
+
+/* The fast paths are inline: a pop or a push on the caller's own cache.
+ * Everything else (refill from the depot, spill to it, the system
+ * allocator, external threads with no cache) is out of line. */
+bb_unit *bb_mem_desc_alloc_slow(bb_mem_cache *cache);
+void bb_mem_desc_free_slow(bb_mem_cache *cache, bb_unit *u);
+bb_unit *bb_mem_ult_alloc_slow(bb_mem_cache *cache);
+void bb_mem_ult_free_slow(bb_mem_cache *cache, bb_unit *u);
+
+static inline bb_unit *bb_mem_cache_pop(bb_free_item **head, uint32_t *count)
+{
+    bb_free_item *item = *head;
+    *head = item->next;
+    (*count)--;
+    return (bb_unit *)item;
+}
+
+static inline void bb_mem_cache_push(bb_free_item **head, uint32_t *count, bb_unit *u)
+{
+    bb_free_item *item = (bb_free_item *)u;
+    item->next = *head;
+    *head = item;
+    (*count)++;
+}
+
+static inline bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache)
+{
+    if (cache && cache->descs)
+        return bb_mem_cache_pop(&cache->descs, &cache->num_descs);
+    return bb_mem_desc_alloc_slow(cache);
+}
+
+static inline void bb_mem_desc_free(bb_mem_cache *cache, bb_unit *u)
+{
+    if (cache && cache->num_descs < cache->max_descs)
+        bb_mem_cache_push(&cache->descs, &cache->num_descs, u);
+    else
+        bb_mem_desc_free_slow(cache, u);
+}
 
 /* A descriptor together with a default-size stack: the common ULT. A freed
  * ULT keeps its stack, so creating one is a single pop from this cache.
  * Sets u->stack, u->stacksize and the stack bits of u->flags; the caller
  * initializes every other field. */
-bb_unit *bb_mem_ult_alloc(bb_mem_cache *cache);
-void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u);
+static inline bb_unit *bb_mem_ult_alloc(bb_mem_cache *cache)
+{
+    if (cache && cache->ults)
+        return bb_mem_cache_pop(&cache->ults, &cache->num_ults);
+    return bb_mem_ult_alloc_slow(cache);
+}
+
+static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
+{
+    if (cache && cache->num_ults < cache->max_ults)
+        bb_mem_cache_push(&cache->ults, &cache->num_ults, u);
+    else
+        bb_mem_ult_free_slow(cache, u);
+}
 
 /* *flags receives BB_UNIT_CACHED_STACK / BB_UNIT_GUARDED_STACK. */
 int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags);

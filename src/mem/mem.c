@@ -173,12 +173,17 @@ static bb_unit *new_desc(void)
     return bb_mem_alloc_aligned(depot.desc_size);
 }
 
-bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache)
+void bb_mem_cache_init(bb_mem_cache *cache)
+{
+    *cache = (bb_mem_cache){0};
+    cache->max_ults = bb_rt.config.mem_max_stacks;
+    cache->max_descs = bb_rt.config.mem_max_descs;
+}
+
+bb_unit *bb_mem_desc_alloc_slow(bb_mem_cache *cache)
 {
     if (cache) {
-        bb_free_item *item = list_pop(&cache->descs, &cache->num_descs);
-        if (item)
-            return (bb_unit *)item;
+        bb_free_item *item;
         refill(&cache->descs, &cache->num_descs, &depot.descs, bb_rt.config.mem_max_descs);
         item = list_pop(&cache->descs, &cache->num_descs);
         return item ? (bb_unit *)item : new_desc();
@@ -189,14 +194,13 @@ bb_unit *bb_mem_desc_alloc(bb_mem_cache *cache)
     return item ? (bb_unit *)item : new_desc();
 }
 
-void bb_mem_desc_free(bb_mem_cache *cache, bb_unit *u)
+void bb_mem_desc_free_slow(bb_mem_cache *cache, bb_unit *u)
 {
     bb_free_item *item = (bb_free_item *)u;
     uint32_t limit = bb_rt.config.mem_max_descs;
     if (cache) {
         list_push(&cache->descs, &cache->num_descs, item);
-        if (cache->num_descs > limit)
-            spill(&cache->descs, &cache->num_descs, &depot.descs, limit, free_desc_item);
+        spill(&cache->descs, &cache->num_descs, &depot.descs, limit, free_desc_item);
         return;
     }
     pthread_mutex_lock(&depot.lock);
@@ -275,16 +279,13 @@ static void release_ult_item(bb_free_item *item)
 /* The free-list link overlays bb_unit.next/prev only: the stack fields stay. */
 _Static_assert(sizeof(bb_free_item) <= 2 * sizeof(void *), "free item fits in the links");
 
-bb_unit *bb_mem_ult_alloc(bb_mem_cache *cache)
+bb_unit *bb_mem_ult_alloc_slow(bb_mem_cache *cache)
 {
     bb_free_item *item = NULL;
     uint32_t limit = bb_rt.config.mem_max_stacks;
     if (cache) {
+        refill(&cache->ults, &cache->num_ults, &depot.ults, limit);
         item = list_pop(&cache->ults, &cache->num_ults);
-        if (!item) {
-            refill(&cache->ults, &cache->num_ults, &depot.ults, limit);
-            item = list_pop(&cache->ults, &cache->num_ults);
-        }
     } else {
         pthread_mutex_lock(&depot.lock);
         item = list_pop(&depot.ults.head, &depot.ults.count);
@@ -307,14 +308,13 @@ bb_unit *bb_mem_ult_alloc(bb_mem_cache *cache)
     return u;
 }
 
-void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
+void bb_mem_ult_free_slow(bb_mem_cache *cache, bb_unit *u)
 {
     bb_free_item *item = (bb_free_item *)u;
     uint32_t limit = bb_rt.config.mem_max_stacks;
     if (cache) {
         list_push(&cache->ults, &cache->num_ults, item);
-        if (cache->num_ults > limit)
-            spill(&cache->ults, &cache->num_ults, &depot.ults, limit, release_ult_item);
+        spill(&cache->ults, &cache->num_ults, &depot.ults, limit, release_ult_item);
         return;
     }
     pthread_mutex_lock(&depot.lock);
