@@ -24,16 +24,16 @@ static unsigned x87_rc(void)
 }
 
 /* 1/3 in double precision and 1/7 in x87 extended precision both round
- * down under FE_TONEAREST, so FE_UPWARD gives a larger value. noipa keeps
+ * down under FE_TONEAREST, so FE_UPWARD gives a larger value. noinline keeps
  * the compiler (which assumes the default rounding mode) from moving or
  * folding the divisions. */
-__attribute__((noipa)) static double third(void)
+__attribute__((noinline)) static double third(void)
 {
     volatile double one = 1.0, three = 3.0;
     return one / three;
 }
 
-__attribute__((noipa)) static long double third_x87(void)
+__attribute__((noinline)) static long double third_x87(void)
 {
     volatile long double one = 1.0L, seven = 7.0L;
     return one / seven;

@@ -1,12 +1,14 @@
 /* Rings of ULTs passing control with ABT_thread_yield_to, on three ESs at
- * once: on each ES a ring of K ULTs runs R rounds, each ULT yielding directly
- * to the next. The per-ES log must be the exact round-robin sequence, so
- * every yield_to resumed precisely its target and nothing else ran. */
+ * once: on each ES K ULTs run R rounds, ULT i always yielding directly to ULT
+ * (i + STRIDE) % K - not the one the FIFO pool would pick next. The per-ES
+ * log must be exactly 0, STRIDE, 2*STRIDE, ... (mod K), so every yield_to
+ * resumed precisely its target and nothing else ran in between. */
 #include "bb_test.h"
 
 #define NUM_ES 3
 #define K 8
 #define R 500
+#define STRIDE 3 /* coprime with K: one cycle through all members */
 
 struct ring {
     ABT_pool pool;
@@ -30,7 +32,7 @@ static void member_fn(void *arg)
     struct ring *r = m->ring;
     for (int round = 0; round < R; round++) {
         r->log[r->pos++] = m->idx;
-        if (ABT_thread_yield_to(r->ults[(m->idx + 1) % K]) != ABT_SUCCESS)
+        if (ABT_thread_yield_to(r->ults[(m->idx + STRIDE) % K]) != ABT_SUCCESS)
             r->bad_ret++;
     }
 }
@@ -74,7 +76,7 @@ int main(int argc, char **argv)
         CHECK_EQ(r->bad_ret, 0);
         int wrong = 0;
         for (int s = 0; s < K * R; s++)
-            if (r->log[s] != s % K)
+            if (r->log[s] != (s * STRIDE) % K)
                 wrong++;
         CHECK_EQ(wrong, 0);
     }

@@ -12,14 +12,14 @@ static int misaligned;
 static int sse_bad;
 static int checks;
 
-__attribute__((noipa)) static void observe(uintptr_t a, uintptr_t frame)
+__attribute__((noinline)) static void observe(uintptr_t a, uintptr_t frame)
 {
     __atomic_fetch_add(&checks, 1, __ATOMIC_RELAXED);
     if ((a & 15) != 0 || (frame & 15) != 0)
         __atomic_fetch_add(&misaligned, 1, __ATOMIC_RELAXED);
 }
 
-__attribute__((noipa)) static double sse_work(double x)
+__attribute__((noinline)) static double sse_work(double x)
 {
     __attribute__((aligned(16))) double v[2] = {x, x * 2.0};
     __attribute__((aligned(16))) double w[2];

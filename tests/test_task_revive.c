@@ -1,7 +1,7 @@
 /* ABT_task_revive reuses a terminated named tasklet with a new function and
  * argument and pushes it to the given pool, where it runs. ABT_thread_revive
- * accepts the tasklet too. Errors: NULL handle or not terminated ->
- * ABT_ERR_INV_TASK; NULL pool -> ABT_ERR_INV_POOL (passed through). */
+ * accepts the tasklet too, and ABT_task_revive a ULT. Errors: NULL handle or
+ * not terminated -> ABT_ERR_INV_TASK; NULL pool -> ABT_ERR_INV_POOL. */
 #include "bb_test.h"
 
 static int sum_a, sum_b;
@@ -57,6 +57,16 @@ int main(int argc, char **argv)
     CHECK_OK(ABT_thread_revive(pool0, fa, (void *)(intptr_t)10, &t));
     CHECK_OK(ABT_task_join(t));
     CHECK_EQ(sum_a, 11);
+
+    /* ABT_task_revive accepts a terminated ULT handle as well. */
+    ABT_thread u;
+    CHECK_OK(ABT_thread_create(pool1, fa, (void *)(intptr_t)100, ABT_THREAD_ATTR_NULL, &u));
+    CHECK_OK(ABT_thread_join(u));
+    CHECK_OK(ABT_task_revive(pool0, fa, (void *)(intptr_t)1000, &u));
+    CHECK_OK(ABT_thread_join(u));
+    CHECK_EQ(sum_a, 1111);
+    CHECK_OK(ABT_thread_free(&u));
+    sum_a = 11;
 
     ABT_task null_t = ABT_TASK_NULL;
     CHECK_ERR(ABT_task_revive(pool0, fa, NULL, &null_t), ABT_ERR_INV_TASK);

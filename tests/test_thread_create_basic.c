@@ -17,6 +17,17 @@ static void body(void *arg)
     seen_arg[idx] = arg;
 }
 
+static ABT_pool from_task_pool;
+static ABT_thread from_task;
+static int from_task_ret = -1;
+
+static void task_creator(void *arg)
+{
+    (void)arg;
+    from_task_ret = ABT_thread_create(from_task_pool, body, (void *)(intptr_t)0,
+                                      ABT_THREAD_ATTR_NULL, &from_task);
+}
+
 int main(int argc, char **argv)
 {
     BB_TEST_BEGIN(20);
@@ -67,6 +78,16 @@ int main(int argc, char **argv)
         CHECK_OK(ABT_thread_free(&t[i]));
         CHECK(t[i] == ABT_THREAD_NULL);
     }
+
+    /* Any caller may create: a tasklet creates a named ULT on another ES. */
+    from_task_pool = pools[2];
+    ran_on_rank[0] = -1;
+    ABT_task tk;
+    CHECK_OK(ABT_task_create(pools[1], task_creator, NULL, &tk));
+    CHECK_OK(ABT_task_free(&tk));
+    CHECK_OK(from_task_ret);
+    CHECK_OK(ABT_thread_free(&from_task));
+    CHECK_EQ(ran_on_rank[0], 2);
 
     for (int i = 1; i < NUM_ES; i++)
         CHECK_OK(ABT_xstream_free(&xs[i]));

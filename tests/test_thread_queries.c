@@ -115,6 +115,14 @@ int main(int argc, char **argv)
     CHECK_OK(ABT_thread_set_migratable(primary, ABT_TRUE)); /* 1.x: ignored */
     CHECK_OK(ABT_thread_is_migratable(primary, &b));
     CHECK_EQ(b, ABT_FALSE);
+    /* The primary ULT is created without a handle: it counts as unnamed
+     * (Argobots behaviour), though it is never freed automatically. */
+    b = ABT_FALSE;
+    CHECK_OK(ABT_thread_is_unnamed(primary, &b));
+    CHECK_EQ(b, ABT_TRUE);
+    b = ABT_FALSE;
+    CHECK_OK(ABT_self_is_unnamed(&b));
+    CHECK_EQ(b, ABT_TRUE);
     CHECK_OK(ABT_thread_get_last_xstream(primary, &last_es));
     CHECK(last_es == self_es);
     CHECK_OK(ABT_thread_get_last_pool(primary, &last));

@@ -5,6 +5,7 @@
  * or already resumed) gives ABT_ERR_THREAD; NULL or a tasklet gives
  * ABT_ERR_INV_THREAD. Suspending from a tasklet/external thread fails. */
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include "bb_test.h"
 
@@ -42,11 +43,18 @@ static void *ext_fn(void *arg)
     return NULL;
 }
 
+/* Poll (for up to 5 s) until the ULT has suspended itself. */
 static void wait_blocked(ABT_thread t)
 {
     ABT_thread_state st = ABT_THREAD_STATE_READY;
-    for (long i = 0; i < 50000000 && st != ABT_THREAD_STATE_BLOCKED; i++)
-        ABT_thread_get_state(t, &st);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
+        if (ABT_thread_get_state(t, &st) != ABT_SUCCESS || st == ABT_THREAD_STATE_BLOCKED)
+            break;
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (now.tv_sec - start.tv_sec < 5);
     CHECK_EQ(st, ABT_THREAD_STATE_BLOCKED);
 }
 

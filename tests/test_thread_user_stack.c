@@ -18,7 +18,8 @@ static __attribute__((noinline)) uintptr_t deeper(int n)
     buf[0] = (char)n;
     if (n > 0)
         return deeper(n - 1) + (buf[0] & 0);
-    return (uintptr_t)&buf[0];
+    uintptr_t where = (uintptr_t)&buf[0]; /* only the address, never used */
+    return where;
 }
 
 static void body(void *arg)
