@@ -97,6 +97,7 @@ int main(void)
     }
 
     /* Pop from an external thread. */
+    norder = 0;
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &ext_pool));
     ABT_thread t;
     CHECK_OK(ABT_thread_create(ext_pool, work, (void *)0, ABT_THREAD_ATTR_NULL, &t));

@@ -10,11 +10,21 @@
 #include "bb_mem.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
+#include "bb_sanitizer.h"
 #include "bb_unit.h"
 #include "bb_waiter.h"
 #include "bb_xstream.h"
 
 /* First code of every ULT, on its own stack. */
+static void ult_start(void *arg);
+
+/* Lay a fresh context for `u` on its stack. */
+static void *make_context(bb_unit *u, void (*entry)(void *), void *arg)
+{
+    bb_sanitizer_fresh_stack(u->stack, u->stacksize);
+    return bb_ctx_make(u->stack, u->stacksize, entry, arg);
+}
+
 static void ult_start(void *arg)
 {
     bb_unit *self = arg;
@@ -90,7 +100,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
                      (spec->is_ult ? BB_UNIT_ULT : 0);
     init_fields(u, pool, func, arg, flags);
     if (spec->is_ult)
-        u->ctx = bb_ctx_make(u->stack, u->stacksize, ult_start, u);
+        u->ctx = make_context(u, ult_start, u);
     if (out)
         *out = u; /* before the push: an unnamed unit may be gone right after */
     if (!spec->defer_push)
@@ -110,7 +120,7 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
     if (bb_unit_is_ult(u))
-        u->ctx = bb_ctx_make(u->stack, u->stacksize, ult_start, u);
+        u->ctx = make_context(u, ult_start, u);
     if (push)
         bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE);
     return ABT_SUCCESS;
@@ -226,7 +236,7 @@ int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *),
         }
         u->flags |= stack_flags;
         u->stacksize = stacksize;
-        u->ctx = bb_ctx_make(u->stack, stacksize, entry, u);
+        u->ctx = make_context(u, entry, u);
     }
     *out = u;
     return ABT_SUCCESS;
