@@ -45,6 +45,12 @@ static void check_bound(void)
     int cpu = -1;
     CHECK_OK(ABT_xstream_get_cpubind(primary, &cpu));
     CHECK_EQ(cpu, cpus[0]);
+    /* The primary thread itself is bound, not only reported as bound. */
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    CHECK_EQ(sched_getaffinity(0, sizeof(mine), &mine), 0);
+    CHECK_EQ(CPU_COUNT(&mine), 1);
+    CHECK(CPU_ISSET(cpus[0], &mine));
 
     ABT_xstream es[3];
     for (int i = 0; i < 3; i++) {

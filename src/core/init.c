@@ -65,6 +65,7 @@ static int bring_up(void)
     bb_tls_xstream = es;
     bb_rt.primary_xstream = es;
     attach_primary_ult(es, primary);
+    bb_xstream_apply_binding(es); /* needs bb_tls_xstream: binds this thread */
     if (bb_rt.config.print_config)
         bb_config_print(&bb_rt.config, stdout);
     bb_store_release(&bb_rt.up, 1u);

@@ -22,11 +22,12 @@ static bool cpu_is_usable(int cpuid)
 
 static int apply(bb_xstream *es)
 {
-    pthread_t thread = es->is_primary ? pthread_self() : es->thread;
-    if (!es->is_primary && !es->has_thread)
-        return ABT_SUCCESS; /* applied when the thread starts */
-    if (es->is_primary && es != bb_self_xstream())
-        return ABT_SUCCESS; /* the primary ES's thread binds itself */
+    /* An ES's own thread uses pthread_self(): at its start, pthread_create
+     * may not have stored es->thread yet. */
+    bool self = es == bb_self_xstream();
+    if (!self && (es->is_primary || !es->has_thread))
+        return ABT_SUCCESS; /* the thread binds itself (when it starts) */
+    pthread_t thread = self ? pthread_self() : es->thread;
     cpu_set_t set;
     CPU_ZERO(&set);
     if (es->cpuid >= 0) {

@@ -179,7 +179,6 @@ int bb_xstream_create_primary(bb_xstream **out)
     es->is_primary = true;
     es->state = ABT_XSTREAM_STATE_RUNNING;
     es->sched_unit->xstream = es;
-    bb_xstream_apply_binding(es);
     *out = es;
     return ABT_SUCCESS;
 }
