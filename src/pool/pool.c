@@ -27,6 +27,16 @@ void bb_pool_destroy(bb_pool *pool)
     free(pool);
 }
 
+/* Common checks of the getters: initialized, a handle, somewhere to write. */
+static int check_pool_query(ABT_pool pool, const void *out)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    return out ? ABT_SUCCESS : ABT_ERR_INV_ARG;
+}
+
 int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool automatic,
                           ABT_pool *newpool)
 {
@@ -77,12 +87,9 @@ int ABT_pool_push(ABT_pool pool, ABT_unit unit)
 
 int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    if (!unit)
-        return ABT_ERR_INV_ARG;
+    int err = check_pool_query(pool, unit);
+    if (err != ABT_SUCCESS)
+        return err;
     bb_unit *u = bb_pool_pop(bb_pool_of(pool));
     *unit = u ? (ABT_unit)(void *)u : ABT_UNIT_NULL;
     return ABT_SUCCESS;
@@ -102,48 +109,36 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
 
 int ABT_pool_get_size(ABT_pool pool, size_t *size)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    if (!size)
-        return ABT_ERR_INV_ARG;
+    int err = check_pool_query(pool, size);
+    if (err != ABT_SUCCESS)
+        return err;
     *size = bb_pool_size(bb_pool_of(pool));
     return ABT_SUCCESS;
 }
 
 int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    if (!size)
-        return ABT_ERR_INV_ARG;
+    int err = check_pool_query(pool, size);
+    if (err != ABT_SUCCESS)
+        return err;
     *size = bb_pool_total_size(bb_pool_of(pool));
     return ABT_SUCCESS;
 }
 
 int ABT_pool_get_access(ABT_pool pool, ABT_pool_access *access)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    if (!access)
-        return ABT_ERR_INV_ARG;
+    int err = check_pool_query(pool, access);
+    if (err != ABT_SUCCESS)
+        return err;
     *access = (ABT_pool_access)bb_pool_of(pool)->access;
     return ABT_SUCCESS;
 }
 
 int ABT_pool_get_id(ABT_pool pool, int *id)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    if (!id)
-        return ABT_ERR_INV_ARG;
+    int err = check_pool_query(pool, id);
+    if (err != ABT_SUCCESS)
+        return err;
     *id = (int)bb_pool_of(pool)->id;
     return ABT_SUCCESS;
 }

@@ -112,7 +112,7 @@ int ABT_self_get_last_pool(ABT_pool *pool)
     bb_unit *self;
     int err = bb_caller_unit(&self);
     if (err == ABT_SUCCESS)
-        *pool = self->pool ? bb_pool_handle(self->pool) : ABT_POOL_NULL;
+        *pool = bb_pool_handle(self->pool);
     return err;
 }
 

@@ -337,8 +337,11 @@ int ABT_thread_self_id(ABT_unit_id *id)
 }
 
 
+/* Common checks of the getters: initialized, a handle, somewhere to write. */
 static int check_query(ABT_thread thread, const void *out)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     if (!out)
@@ -348,8 +351,6 @@ static int check_query(ABT_thread thread, const void *out)
 
 int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, thread_id);
     if (err == ABT_SUCCESS)
         *thread_id = bb_unit_get_id(bb_unit_of(thread));
@@ -358,8 +359,6 @@ int ABT_thread_get_id(ABT_thread thread, ABT_unit_id *thread_id)
 
 int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, state);
     if (err == ABT_SUCCESS)
         *state = (ABT_thread_state)bb_unit_state(bb_unit_of(thread));
@@ -368,32 +367,22 @@ int ABT_thread_get_state(ABT_thread thread, ABT_thread_state *state)
 
 int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, xstream);
-    if (err == ABT_SUCCESS) {
-        bb_xstream *es = bb_unit_of(thread)->xstream;
-        *xstream = es ? bb_xstream_handle(es) : ABT_XSTREAM_NULL;
-    }
+    if (err == ABT_SUCCESS)
+        *xstream = bb_xstream_handle(bb_unit_of(thread)->xstream); /* NULL if it never ran */
     return err;
 }
 
 int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, pool);
-    if (err == ABT_SUCCESS) {
-        bb_pool *p = bb_unit_of(thread)->pool;
-        *pool = p ? bb_pool_handle(p) : ABT_POOL_NULL;
-    }
+    if (err == ABT_SUCCESS)
+        *pool = bb_pool_handle(bb_unit_of(thread)->pool);
     return err;
 }
 
 int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, id);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_unit_of(thread)->pool;
@@ -404,8 +393,6 @@ int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 
 int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, unit);
     if (err == ABT_SUCCESS)
         *unit = (ABT_unit)(void *)bb_unit_of(thread);
@@ -426,8 +413,6 @@ int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
 
 int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, stacksize);
     if (err == ABT_SUCCESS)
         *stacksize = bb_unit_of(thread)->stack ? bb_unit_of(thread)->stacksize : 0;
@@ -436,8 +421,6 @@ int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 
 int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, stackaddr);
     if (err == ABT_SUCCESS && !stacksize)
         err = ABT_ERR_INV_ARG;
@@ -451,8 +434,6 @@ int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
 
 int ABT_thread_get_arg(ABT_thread thread, void **arg)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, arg);
     if (err == ABT_SUCCESS)
         *arg = bb_unit_of(thread)->arg;
@@ -471,8 +452,6 @@ int ABT_thread_set_arg(ABT_thread thread, void *arg)
 
 int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, thread_func);
     if (err == ABT_SUCCESS)
         *thread_func = bb_unit_of(thread)->func;
@@ -481,8 +460,6 @@ int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 
 int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, is_primary);
     if (err == ABT_SUCCESS)
         *is_primary = (bb_unit_of(thread)->flags & BB_UNIT_PRIMARY) ? ABT_TRUE : ABT_FALSE;
@@ -497,8 +474,6 @@ bool bb_unit_is_unnamed(const bb_unit *u)
 
 int ABT_thread_is_unnamed(ABT_thread thread, ABT_bool *is_unnamed)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, is_unnamed);
     if (err == ABT_SUCCESS)
         *is_unnamed = bb_unit_is_unnamed(bb_unit_of(thread)) ? ABT_TRUE : ABT_FALSE;
@@ -515,8 +490,6 @@ int ABT_thread_equal(ABT_thread thread1, ABT_thread thread2, ABT_bool *result)
 
 int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, attr);
     if (err != ABT_SUCCESS)
         return err;
@@ -553,8 +526,6 @@ int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
 
 int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     int err = check_query(thread, is_migratable);
     if (err == ABT_SUCCESS)
         *is_migratable =

@@ -381,6 +381,16 @@ int ABT_xstream_cancel(ABT_xstream xstream)
 
 /* ---- public API: queries --------------------------------------------------- */
 
+/* Common checks of the getters: initialized, a handle, somewhere to write. */
+static int check_xstream_query(ABT_xstream xstream, const void *out)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    return out ? ABT_SUCCESS : ABT_ERR_INV_ARG;
+}
+
 int ABT_xstream_self(ABT_xstream *xstream)
 {
     if (!xstream)
@@ -425,24 +435,18 @@ int ABT_xstream_set_rank(ABT_xstream xstream, int rank)
 
 int ABT_xstream_get_rank(ABT_xstream xstream, int *rank)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (xstream == ABT_XSTREAM_NULL)
-        return ABT_ERR_INV_XSTREAM;
-    if (!rank)
-        return ABT_ERR_INV_ARG;
+    int err = check_xstream_query(xstream, rank);
+    if (err != ABT_SUCCESS)
+        return err;
     *rank = bb_load_relaxed(&bb_xstream_of(xstream)->rank);
     return ABT_SUCCESS;
 }
 
 int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (xstream == ABT_XSTREAM_NULL)
-        return ABT_ERR_INV_XSTREAM;
-    if (!sched)
-        return ABT_ERR_INV_ARG;
+    int err = check_xstream_query(xstream, sched);
+    if (err != ABT_SUCCESS)
+        return err;
     *sched = bb_sched_handle(bb_xstream_of(xstream)->main_sched);
     return ABT_SUCCESS;
 }
@@ -463,12 +467,9 @@ int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *poo
 
 int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (xstream == ABT_XSTREAM_NULL)
-        return ABT_ERR_INV_XSTREAM;
-    if (!state)
-        return ABT_ERR_INV_ARG;
+    int err = check_xstream_query(xstream, state);
+    if (err != ABT_SUCCESS)
+        return err;
     *state = (ABT_xstream_state)bb_load_acquire(&bb_xstream_of(xstream)->state);
     return ABT_SUCCESS;
 }
@@ -493,12 +494,9 @@ int ABT_xstream_get_num(int *num_xstreams)
 
 int ABT_xstream_is_primary(ABT_xstream xstream, ABT_bool *is_primary)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (xstream == ABT_XSTREAM_NULL)
-        return ABT_ERR_INV_XSTREAM;
-    if (!is_primary)
-        return ABT_ERR_INV_ARG;
+    int err = check_xstream_query(xstream, is_primary);
+    if (err != ABT_SUCCESS)
+        return err;
     *is_primary = bb_xstream_of(xstream)->is_primary ? ABT_TRUE : ABT_FALSE;
     return ABT_SUCCESS;
 }
