@@ -8,14 +8,6 @@
 #include "bb_xstream.h"
 
 
-/* Variables of ABT_sched_config: exported data symbols of the API. Reading
- * a configuration comes with the schedulers issue; the variables exist now so
- * that their addresses are stable. */
-ABT_sched_config_var ABT_sched_config_var_end = {.idx = -1, .type = ABT_SCHED_CONFIG_INT};
-ABT_sched_config_var ABT_sched_basic_freq = {.idx = -2, .type = ABT_SCHED_CONFIG_INT};
-ABT_sched_config_var ABT_sched_config_access = {.idx = -3, .type = ABT_SCHED_CONFIG_INT};
-ABT_sched_config_var ABT_sched_config_automatic = {.idx = -4, .type = ABT_SCHED_CONFIG_INT};
-
 static void release_pools(bb_pool **pools, int n)
 {
     for (int i = 0; i < n; i++)
