@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bb_arch.h" /* bb_cpu_relax */
+
 #define bb_load_relaxed(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define bb_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define bb_store_relaxed(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
@@ -18,11 +20,6 @@
 #define bb_cas_acq_rel(p, expected_ptr, desired)                                     \
     __atomic_compare_exchange_n((p), (expected_ptr), (desired), false, __ATOMIC_ACQ_REL, \
                                 __ATOMIC_ACQUIRE)
-
-static inline void bb_cpu_relax(void)
-{
-    __builtin_ia32_pause();
-}
 
 typedef struct {
     uint32_t locked;

@@ -100,9 +100,9 @@ void bb_ult_yield(bb_unit *self)
     switch_to_parent(self, requeue_yielded, self);
 }
 
-/* Give the ES to `target`, a ready ULT in no pool, which becomes a child of
- * the caller's parent; `then(self)` runs once the caller is saved. */
-static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
+/* `target`, a ready ULT in no pool, takes the caller's place on this ES as a
+ * child of the caller's parent. The caller then switches to it. */
+static void adopt(bb_unit *self, bb_unit *target)
 {
     bb_xstream *es = bb_self_xstream();
     target->parent = self->parent;
@@ -110,6 +110,12 @@ static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     es->current = target;
     wait_until_saved(target);
+}
+
+/* Give the ES to `target`; `then(self)` runs once the caller is saved. */
+static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
+{
+    adopt(self, target);
     bb_ctx_jump(&self->ctx, target->ctx, then, self);
 }
 
@@ -143,12 +149,7 @@ void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
 
 void bb_ult_exit_to(bb_unit *self, bb_unit *target)
 {
-    bb_xstream *es = bb_self_xstream();
-    target->parent = self->parent;
-    target->xstream = es;
-    bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-    es->current = target;
-    wait_until_saved(target);
+    adopt(self, target);
     bb_ctx_exit(target->ctx, finish_exited, self);
 }
 

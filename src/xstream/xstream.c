@@ -109,7 +109,6 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
         return ABT_ERR_MEM;
     memset(es, 0, sizeof(*es));
     bb_mem_cache_init(&es->cache);
-    es->cpuid = -1;
     es->state = ABT_XSTREAM_STATE_TERMINATED;
     int err = bb_unit_make_sched(s, sched_stacksize, sched_entry, &es->sched_unit);
     if (err != ABT_SUCCESS) {
