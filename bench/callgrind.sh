@@ -23,7 +23,7 @@ if [ ! -x "$bin/fork_join" ]; then
     echo "no benchmark programs in $build/bench or $build: build first" >&2
     exit 1
 fi
-command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "valgrind is not installed (Debian: apt-get install valgrind)" >&2; exit 1; }
 TIMEOUT=${TIMEOUT:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

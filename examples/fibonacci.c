@@ -42,29 +42,44 @@ static long fib_loop(int n)
     return a;
 }
 
+static void check(int ret, const char *what)
+{
+    if (ret != ABT_SUCCESS) {
+        fprintf(stderr, "%s failed: %d\n", what, ret);
+        exit(1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 20;
-    ABT_xstream second;
-    ABT_sched scheds[2];
+    ABT_xstream primary, second;
+    ABT_pool mine;
 
-    ABT_init(argc, argv);
-    ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &shared_pool);
-    for (int i = 0; i < 2; i++)
-        ABT_sched_create_basic(ABT_SCHED_DEFAULT, 1, &shared_pool, ABT_SCHED_CONFIG_NULL,
-                               &scheds[i]);
-    ABT_xstream primary;
-    ABT_xstream_self(&primary);
-    ABT_xstream_set_main_sched(primary, scheds[0]);
-    ABT_xstream_create(scheds[1], &second);
+    check(ABT_init(argc, argv), "ABT_init");
+    /* ES 0 serves two pools: its own, which holds the main ULT (only ES 0
+     * pops it, so main never wanders to ES 1 and can call ABT_finalize
+     * from the primary ES), and the pool shared with ES 1. Other ESs may
+     * push into `mine` (when they wake main up), hence MPSC. */
+    check(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPSC, ABT_TRUE, &mine),
+          "create main's pool");
+    check(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &shared_pool),
+          "create the shared pool");
+    ABT_pool pools0[2] = {mine, shared_pool};
+    check(ABT_xstream_self(&primary), "ABT_xstream_self");
+    check(ABT_xstream_set_main_sched_basic(primary, ABT_SCHED_BASIC, 2, pools0),
+          "set ES 0's scheduler"); /* main moves to pools0[0] */
+    check(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &shared_pool, ABT_SCHED_CONFIG_NULL,
+                                   &second),
+          "create ES 1");
 
     fib_arg root = {n, 0};
     ABT_thread top;
-    ABT_thread_create(shared_pool, fib, &root, ABT_THREAD_ATTR_NULL, &top);
-    ABT_thread_free(&top);
+    check(ABT_thread_create(shared_pool, fib, &root, ABT_THREAD_ATTR_NULL, &top), "create");
+    check(ABT_thread_free(&top), "free");
 
-    ABT_xstream_free(&second);
-    ABT_finalize(); /* also frees the primary ES's scheduler and its pools */
+    check(ABT_xstream_free(&second), "ABT_xstream_free");
+    check(ABT_finalize(), "ABT_finalize"); /* frees the pools with the schedulers */
 
     long expected = fib_loop(n);
     printf("fib(%d) = %ld (expected %ld)\n", n, root.result, expected);
