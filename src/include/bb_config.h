@@ -21,10 +21,6 @@
  * printf safely. */
 #define BB_MIN_STACKSIZE ((size_t)4 * 1024)
 
-/* Initial number of ES slots (ABT_MAX_NUM_XSTREAMS). The table grows on
- * demand, so this only bounds ranks chosen automatically at first. */
-#define BB_DEFAULT_MAX_NUM_XSTREAMS 256
-
 /* How many free stacks / descriptors one ES keeps for reuse
  * (ABT_MEM_MAX_NUM_STACKS, ABT_MEM_MAX_NUM_DESCS). Past that, half of the
  * cache moves to a global depot shared by all ESs. */

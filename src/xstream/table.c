@@ -16,7 +16,8 @@ static int grow_to(int rank)
 {
     if (rank < bb_rt.xstreams_cap)
         return ABT_SUCCESS;
-    int cap = bb_rt.xstreams_cap ? bb_rt.xstreams_cap : 16;
+    /* First sized for ABT_MAX_NUM_XSTREAMS; doubled whenever a rank needs it. */
+    int cap = bb_rt.xstreams_cap ? bb_rt.xstreams_cap : bb_rt.config.max_xstreams;
     while (cap <= rank)
         cap *= 2;
     bb_xstream **table = realloc(bb_rt.xstreams, (size_t)cap * sizeof(*table));
