@@ -29,7 +29,6 @@ enum bb_sched_use {
 
 struct bb_sched {
     void (*run)(ABT_sched sched);
-    int kind;                  /* ABT_sched_predef of a built-in scheduler */
     int num_pools;
     bb_pool **pools;
     uint32_t request;          /* bb_sched_requests; atomic */
@@ -38,7 +37,6 @@ struct bb_sched {
     int event_freq;
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
-    void *data;
 };
 
 static inline bb_sched *bb_sched_of(ABT_sched handle)

@@ -64,7 +64,6 @@ struct bb_unit {
     uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
     void *stack;                /* ULT: lowest usable address of its stack */
     size_t stacksize;
-    bb_sched *sched;            /* scheduler run by this unit (BB_UNIT_SCHED) */
     const void *wait_target;    /* unit a ULT blocked in join waits for; NULL if suspended */
     void (*migrate_cb)(ABT_thread, void *); /* called when migrated (schedulers issue) */
     void *migrate_cb_arg;
@@ -116,7 +115,7 @@ void bb_unit_release(bb_unit *u);
 void bb_unit_cancel(bb_unit *u);
 uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
-int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *), bb_unit **out);
+int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
 
 /* Switching, src/unit/switch.c: every ULT context switch goes through here. */

@@ -37,7 +37,6 @@ struct bb_xstream {
     bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
     int *affinity;             /* CPUs it may run on (NULL: any) */
     int num_affinity;
-    bb_xstream *next_free;
 };
 
 static inline bb_xstream *bb_xstream_of(ABT_xstream handle)

@@ -7,7 +7,6 @@
 #include "bb_sched.h"
 #include "bb_xstream.h"
 
-
 static void release_pools(bb_pool **pools, int n)
 {
     for (int i = 0; i < n; i++)
@@ -45,7 +44,6 @@ int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, int acces
         return err;
     }
     s->run = bb_sched_basic_run;
-    s->kind = predef == ABT_SCHED_DEFAULT ? ABT_SCHED_BASIC : predef;
     s->num_pools = num_pools;
     s->pools = own;
     s->automatic = automatic;
@@ -73,12 +71,9 @@ void bb_sched_destroy(bb_sched *s)
  * or not, unless another scheduler still holds a pool. */
 void bb_sched_destroy_with_pools(bb_sched *s)
 {
-    for (int i = 0; i < s->num_pools; i++) {
+    for (int i = 0; i < s->num_pools; i++)
         s->pools[i]->automatic = true;
-        bb_pool_release(s->pools[i]);
-    }
-    free(s->pools);
-    free(s);
+    bb_sched_destroy(s);
 }
 
 void bb_sched_request(bb_sched *s, uint32_t bits)

@@ -49,7 +49,6 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->ctx = NULL;
     u->requests = 0;
     u->switching = 0;
-    u->sched = NULL;
     u->wait_target = NULL;
     u->migrate_cb = NULL;
     u->migrate_cb_arg = NULL;
@@ -216,7 +215,7 @@ bb_unit *bb_unit_alloc_primary(void)
     return u;
 }
 
-int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *), bb_unit **out)
+int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out)
 {
     bb_mem_cache *cache = bb_self_mem_cache();
     bb_unit *u = bb_mem_desc_alloc(cache);
@@ -225,7 +224,6 @@ int bb_unit_make_sched(bb_sched *sched, size_t stacksize, void (*entry)(void *),
     init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED);
     u->stack = NULL;
     u->stacksize = 0;
-    u->sched = sched;
     u->state = ABT_THREAD_STATE_RUNNING;
     if (stacksize) {
         uint32_t stack_flags;

@@ -110,7 +110,7 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
     memset(es, 0, sizeof(*es));
     bb_mem_cache_init(&es->cache);
     es->state = ABT_XSTREAM_STATE_TERMINATED;
-    int err = bb_unit_make_sched(s, sched_stacksize, sched_entry, &es->sched_unit);
+    int err = bb_unit_make_sched(sched_stacksize, sched_entry, &es->sched_unit);
     if (err != ABT_SUCCESS) {
         free(es);
         return err;
