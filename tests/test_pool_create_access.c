@@ -56,10 +56,17 @@ int main(void)
     CHECK(p == ABT_POOL_NULL);
     CHECK_ERR(ABT_pool_create_basic(ABT_POOL_FIFO, (ABT_pool_access)-1, ABT_FALSE, &p),
               ABT_ERR_INV_POOL_ACCESS);
-    CHECK_ERR(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &p),
-              ABT_ERR_INV_POOL_KIND);
-    CHECK_ERR(ABT_pool_create_basic(ABT_POOL_RANDWS, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &p),
-              ABT_ERR_INV_POOL_KIND);
+    /* Every predefined kind exists with every access kind. */
+    const ABT_pool_kind all_kinds[3] = {ABT_POOL_FIFO, ABT_POOL_FIFO_WAIT, ABT_POOL_RANDWS};
+    for (int k = 0; k < 3; k++) {
+        for (int acc = ABT_POOL_ACCESS_PRIV; acc <= ABT_POOL_ACCESS_MPMC; acc++) {
+            CHECK_OK(ABT_pool_create_basic(all_kinds[k], (ABT_pool_access)acc, ABT_FALSE, &p));
+            ABT_pool_access got;
+            CHECK_OK(ABT_pool_get_access(p, &got));
+            CHECK_EQ(got, acc);
+            CHECK_OK(ABT_pool_free(&p));
+        }
+    }
 
     ABT_pool null_pool = ABT_POOL_NULL;
     CHECK_ERR(ABT_pool_free(&null_pool), ABT_ERR_INV_POOL);

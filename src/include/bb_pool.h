@@ -2,11 +2,17 @@
  * Pools: containers of ready work units.
  *
  * Every pool is driven through a small table of operations, so built-in and
- * user-defined pools look the same to schedulers. The built-in FIFO keeps its
- * units in an intrusive doubly linked list (bb_unit.next/prev): pushing never
- * allocates. A pool with ABT_POOL_ACCESS_PRIV uses plain loads and stores;
- * every other access kind takes a spinlock around the same list code. The
- * choice is made once, at pool creation, by picking the operation table.
+ * user-defined pools look the same to schedulers. The built-in pools keep
+ * their units in an intrusive doubly linked list (bb_unit.next/prev): pushing
+ * never allocates. A pool with ABT_POOL_ACCESS_PRIV uses plain loads and
+ * stores; every other access kind takes a spinlock around the same list code.
+ * The choice is made once, at pool creation, by picking the operation table.
+ *
+ * Sleeping: a scheduler or a caller of ABT_pool_pop_wait that finds a pool
+ * empty may register a bb_pool_sleeper and sleep on its bell; the next push
+ * rings one registered sleeper (src/pool/sleep.c). Pools whose pushes do this
+ * have BB_POOL_WAKES_SLEEPERS; private pools do not, since nobody but their
+ * owner may push to them.
  */
 #ifndef BB_POOL_H
 #define BB_POOL_H
@@ -17,30 +23,66 @@
 #include <stdint.h>
 
 #include "bb_atomic.h"
+#include "bb_bell.h"
 #include "bb_unit.h"
 
-typedef uint64_t bb_push_hint; /* ABT_pool_context flags describing why a unit is pushed */
+typedef ABT_pool_context bb_pool_ctx; /* why a unit is pushed or popped */
 
 typedef struct bb_pool_ops {
-    void (*push)(bb_pool *pool, bb_unit *u, bb_push_hint hint);
-    bb_unit *(*pop)(bb_pool *pool);
-    int (*remove)(bb_pool *pool, bb_unit *u); /* ABT_SUCCESS or ABT_ERR_POOL */
+    void (*push)(bb_pool *pool, bb_unit *u, bb_pool_ctx ctx);
+    bb_unit *(*pop)(bb_pool *pool, bb_pool_ctx ctx);
+    bool (*is_empty)(bb_pool *pool);
+    /* Optional, announced by the pool's caps: */
     size_t (*size)(bb_pool *pool);
+    int (*remove)(bb_pool *pool, bb_unit *u); /* ABT_SUCCESS or ABT_ERR_POOL */
+    bb_unit *(*pop_wait)(bb_pool *pool, double secs, bb_pool_ctx ctx);
+    void (*for_each)(bb_pool *pool, void (*fn)(void *arg, bb_unit *u), void *arg);
+    /* Optional; without them the API loops over pop and push. */
+    size_t (*pop_many)(bb_pool *pool, bb_unit **out, size_t max, bb_pool_ctx ctx);
+    void (*push_many)(bb_pool *pool, bb_unit *const *units, size_t n, bb_pool_ctx ctx);
+    void (*destroy)(bb_pool *pool); /* the user's free callback, if any */
 } bb_pool_ops;
+
+enum bb_pool_caps {
+    BB_POOL_CAN_SIZE = 1u << 0,
+    BB_POOL_CAN_REMOVE = 1u << 1,
+    BB_POOL_CAN_POP_WAIT = 1u << 2,
+    BB_POOL_CAN_PRINT = 1u << 3,
+    BB_POOL_WAKES_SLEEPERS = 1u << 4
+};
+
+/* Kind of a user-defined pool, next to ABT_pool_kind's values. */
+#define BB_POOL_KIND_USER (-1)
+
+/* One party asleep until a pool gets a unit; lives on the sleeper's stack
+ * or in its scheduler, linked in the pool's list while registered. */
+typedef struct bb_pool_sleeper {
+    struct bb_pool_sleeper *next;
+    struct bb_pool_sleeper *prev;
+    bb_bell *bell;
+    bool linked;
+} bb_pool_sleeper;
+
+typedef struct bb_pool_user bb_pool_user; /* callbacks of a user pool, user.c */
 
 struct bb_pool {
     const bb_pool_ops *ops;
-    /* built-in FIFO state */
+    /* built-in list state */
     bb_unit *head;
     bb_unit *tail;
     size_t size;               /* atomic for readers on other ESs */
-    bb_spinlock lock;          /* unused by private pools */
+    bb_spinlock lock;          /* the list of shared pools, and `sleepers` */
+    bb_pool_sleeper *sleepers; /* under lock */
     /* bookkeeping */
+    uint32_t caps;             /* bb_pool_caps */
+    int kind;                  /* ABT_pool_kind or BB_POOL_KIND_USER */
     int access;                /* ABT_pool_access */
     bool automatic;            /* freed with the last scheduler that uses it */
     uint32_t num_scheds;       /* schedulers holding this pool; atomic */
     long num_blocked;          /* ULTs of this pool that are blocked; atomic */
     uint64_t id;
+    void *data;                /* ABT_pool_set_data */
+    bb_pool_user *user;        /* user-defined pools only */
 };
 
 static inline bb_pool *bb_pool_of(ABT_pool handle)
@@ -53,14 +95,24 @@ static inline ABT_pool bb_pool_handle(bb_pool *p)
     return (ABT_pool)(void *)p;
 }
 
-static inline void bb_pool_push(bb_pool *pool, bb_unit *u, bb_push_hint hint)
+static inline bool bb_pool_can(const bb_pool *pool, uint32_t cap)
 {
-    pool->ops->push(pool, u, hint);
+    return (pool->caps & cap) != 0;
+}
+
+static inline void bb_pool_push(bb_pool *pool, bb_unit *u, bb_pool_ctx ctx)
+{
+    pool->ops->push(pool, u, ctx);
 }
 
 static inline bb_unit *bb_pool_pop(bb_pool *pool)
 {
-    return pool->ops->pop(pool);
+    return pool->ops->pop(pool, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+}
+
+static inline bool bb_pool_is_empty(bb_pool *pool)
+{
+    return pool->ops->is_empty(pool);
 }
 
 static inline size_t bb_pool_size(bb_pool *pool)
@@ -68,12 +120,16 @@ static inline size_t bb_pool_size(bb_pool *pool)
     return pool->ops->size(pool);
 }
 
-/* Units counted by ABT_pool_get_total_size: ready ones plus blocked ones
- * that will come back to this pool. */
-static inline size_t bb_pool_total_size(bb_pool *pool)
+static inline long bb_pool_blocked(bb_pool *pool)
 {
     long blocked = bb_load_relaxed(&pool->num_blocked);
-    return bb_pool_size(pool) + (size_t)(blocked > 0 ? blocked : 0);
+    return blocked > 0 ? blocked : 0;
+}
+
+/* Nothing ready and nothing blocked that will come back to this pool. */
+static inline bool bb_pool_is_drained(bb_pool *pool)
+{
+    return bb_pool_is_empty(pool) && bb_pool_blocked(pool) == 0;
 }
 
 static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
@@ -81,10 +137,42 @@ static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
     bb_fetch_add_relaxed(&pool->num_blocked, delta);
 }
 
-int bb_pool_create_fifo(int access, bool automatic, bb_pool **out);
+/* Built-in pools, fifo.c and randws.c. */
+int bb_pool_create_builtin(int kind, int access, bool automatic, bb_pool **out);
+bool bb_pool_access_is_valid(int access);
+
+/* Life, pool.c. */
+bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int access,
+                       bool automatic);
 void bb_pool_retain(bb_pool *pool);
 void bb_pool_release(bb_pool *pool);
 void bb_pool_destroy(bb_pool *pool);
-bool bb_pool_access_is_valid(int access);
+void bb_pool_free_memory(bb_pool *pool);
+
+/* Sleeping, sleep.c. */
+void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell);
+void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s);
+void bb_pool_wake_one_locked(bb_pool *pool);
+void bb_pool_wake_one(bb_pool *pool);
+bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx);
+
+/* ABT_unit handles, unit_map.c: a built-in pool's unit is the bb_unit's
+ * address with the low bit set; a user pool's unit is whatever its
+ * create-unit callback returned, found again through a hash map. */
+#define BB_UNIT_BUILTIN_BIT ((uintptr_t)1)
+ABT_unit bb_unit_to_handle(bb_unit *u);
+bb_unit *bb_unit_from_handle(ABT_unit unit);
+void bb_unit_map_insert(ABT_unit unit, bb_unit *u);
+void bb_unit_map_remove(ABT_unit unit);
+bb_unit *bb_unit_map_find(ABT_unit unit);
+
+/* User-defined pools, user.c. */
+int bb_unit_set_pool(bb_unit *u, bb_pool *pool);
+void bb_unit_drop_user_unit(bb_unit *u);
+int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool **out);
+void bb_pool_user_free(bb_pool_user *def);
+
+/* Pool configurations, config.c. */
+bool bb_pool_config_automatic(ABT_pool_config config, bool fallback);
 
 #endif

@@ -2,10 +2,16 @@
  * Schedulers: a loop, run by a ULT of its own, that pops units from its pools
  * and runs them with bb_xstream_run_unit until it is told to stop.
  *
+ * A scheduler is either the main scheduler of an ES, or stacked: pushed into
+ * a pool with ABT_pool_add_sched, run as a ULT by whichever scheduler pops it,
+ * giving control back to that parent now and then (bb_sched_check_events) and
+ * for good when it stops.
+ *
  * Stop protocol: another party sets a request bit (FINISH: stop once every
- * pool is empty, blocked units included; EXIT: stop at the next check). The
- * loop polls the bits every `event_freq` iterations, in bb_sched_check_events,
- * and returns from its run function when bb_sched_has_to_stop says so.
+ * pool is empty, blocked units included; EXIT: stop at the next check) and
+ * rings the scheduler's bell, in case it sleeps. The loop looks at the bits
+ * in bb_sched_has_to_stop, every `event_freq` iterations and whenever it is
+ * idle.
  */
 #ifndef BB_SCHED_H
 #define BB_SCHED_H
@@ -14,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bb_bell.h"
 #include "bb_unit.h"
 
 enum bb_sched_requests {
@@ -24,19 +31,29 @@ enum bb_sched_requests {
 
 enum bb_sched_use {
     BB_SCHED_UNUSED,
-    BB_SCHED_MAIN /* main scheduler of an ES */
+    BB_SCHED_MAIN,   /* main scheduler of an ES */
+    BB_SCHED_IN_POOL /* stacked: runs as a ULT taken from a pool */
 };
+
+/* Predefined loops, and the kind of a user-defined scheduler. */
+#define BB_SCHED_USER (-1)
 
 struct bb_sched {
     void (*run)(ABT_sched sched);
+    int (*user_free)(ABT_sched sched);             /* ABT_sched_def.free */
+    ABT_pool (*get_migr_pool)(ABT_sched sched);    /* ABT_sched_def.get_migr_pool */
+    int kind;                  /* ABT_sched_predef value or BB_SCHED_USER */
     int num_pools;
     bb_pool **pools;
     uint32_t request;          /* bb_sched_requests; atomic */
     int used;                  /* bb_sched_use */
-    bool automatic;            /* freed with the ES that uses it */
+    bool automatic;            /* freed with the ES (or the pool slot) that uses it */
     int event_freq;
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
+    void *data;                /* ABT_sched_set_data */
+    bb_bell bell;              /* rung by requests, so that a sleeping loop sees them */
+    uint64_t random;           /* RANDWS: state of the victim picker */
 };
 
 static inline bb_sched *bb_sched_of(ABT_sched handle)
@@ -49,15 +66,34 @@ static inline ABT_sched bb_sched_handle(bb_sched *s)
     return (ABT_sched)(void *)s;
 }
 
-int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, int access,
-                           bool automatic, int event_freq, bb_sched **out);
+/* Creation options shared by predefined and user-defined schedulers. */
+typedef struct {
+    int kind;                  /* ABT_sched_predef or BB_SCHED_USER */
+    int num_pools;
+    bb_pool **pools;           /* NULL entries (or no array): make pools */
+    int new_pool_kind;         /* ABT_pool_kind of the pools it makes */
+    int new_pool_access;       /* and their access */
+    bool automatic;
+    int event_freq;
+} bb_sched_spec;
+
+int bb_sched_create(const bb_sched_spec *spec, bb_sched **out);
 int bb_sched_create_default(bb_sched **out);
+int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, ABT_sched_config config,
+                           bool automatic_default, bb_sched **out);
 void bb_sched_destroy(bb_sched *sched);
 void bb_sched_destroy_with_pools(bb_sched *sched);
 void bb_sched_request(bb_sched *sched, uint32_t bits);
 bool bb_sched_has_to_stop(bb_sched *sched);
-size_t bb_sched_total_size(bb_sched *sched);
 void bb_sched_check_events(bb_sched *sched);
+bb_pool *bb_sched_migration_pool(bb_sched *sched);
+
+/* Predefined loops, basic.c. */
 void bb_sched_basic_run(ABT_sched handle);
+void bb_sched_basic_wait_run(ABT_sched handle);
+void bb_sched_randws_run(ABT_sched handle);
+
+/* Configurations, config.c. */
+int bb_sched_config_int(ABT_sched_config config, const ABT_sched_config_var *var, int fallback);
 
 #endif

@@ -34,11 +34,13 @@ enum bb_unit_flags {
     BB_UNIT_MIGRATABLE = 1u << 4,   /* may be moved between pools (ABT_*_migrate) */
     BB_UNIT_USER_STACK = 1u << 5,   /* stack memory belongs to the user */
     BB_UNIT_CACHED_STACK = 1u << 6, /* stack of the default size, from the stack cache */
-    BB_UNIT_GUARDED_STACK = 1u << 7 /* a guard page sits below the stack */
+    BB_UNIT_GUARDED_STACK = 1u << 7, /* a guard page sits below the stack */
+    BB_UNIT_HAS_USER_UNIT = 1u << 8  /* a user pool made a unit for it (user_unit) */
 };
 
 enum bb_unit_requests {
-    BB_REQ_CANCEL = 1u << 0 /* terminate without running (further) */
+    BB_REQ_CANCEL = 1u << 0, /* terminate without running (further) */
+    BB_REQ_MIGRATE = 1u << 1 /* move to `migrate_to` at the next chance */
 };
 
 /* Values of bb_unit.joiner besides a waiter (see bb_waiter.h). */
@@ -65,9 +67,14 @@ struct bb_unit {
     void *stack;                /* ULT: lowest usable address of its stack */
     size_t stacksize;
     const void *wait_target;    /* unit a ULT blocked in join waits for; NULL if suspended */
-    void (*migrate_cb)(ABT_thread, void *); /* called when migrated (schedulers issue) */
+    void (*migrate_cb)(ABT_thread, void *); /* called when migrated */
     void *migrate_cb_arg;
+    bb_pool *migrate_to;        /* target of a pending migration; under requests */
     uint64_t id;                /* assigned lazily by the first query; atomic */
+    /* Only for units in user-defined pools (src/pool/user.c). */
+    ABT_unit user_unit;         /* what unit_pool's create-unit callback made */
+    bb_pool *unit_pool;
+    bb_unit *map_next;          /* chain in the ABT_unit -> bb_unit map */
 };
 
 static inline bb_unit *bb_unit_of(ABT_thread handle)
@@ -130,6 +137,10 @@ void bb_ult_block_on_join(bb_unit *self, bb_unit *target);
 __attribute__((noreturn)) void bb_ult_exit(bb_unit *self);
 void bb_unit_make_ready(bb_unit *u);
 int bb_unit_resume(bb_unit *u);
+
+/* Migration, src/unit/migrate.c. */
+int bb_unit_migrate(bb_unit *u, bb_pool *to);
+void bb_unit_apply_migration(bb_unit *u);
 bool bb_unit_is_unnamed(const bb_unit *u);
 
 #endif

@@ -1,13 +1,29 @@
-/* The public pool API over bb_pool (see bb_pool.h). */
+/* The life of a pool and the public ABT_pool_* API over bb_pool (bb_pool.h). */
 #include <stdlib.h>
 
 #include "bb_pool.h"
 #include "bb_runtime.h"
+#include "bb_time.h"
 #include "bb_xstream.h"
 
 bool bb_pool_access_is_valid(int access)
 {
     return access >= ABT_POOL_ACCESS_PRIV && access <= ABT_POOL_ACCESS_MPMC;
+}
+
+bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int access,
+                       bool automatic)
+{
+    bb_pool *p = calloc(1, sizeof(*p));
+    if (!p)
+        return NULL;
+    p->ops = ops;
+    p->caps = caps;
+    p->kind = kind;
+    p->access = access;
+    p->automatic = automatic;
+    p->id = bb_fetch_add_relaxed(&bb_rt.next_pool_id, 1);
+    return p;
 }
 
 void bb_pool_retain(bb_pool *pool)
@@ -22,19 +38,36 @@ void bb_pool_release(bb_pool *pool)
         bb_pool_destroy(pool);
 }
 
-void bb_pool_destroy(bb_pool *pool)
+void bb_pool_free_memory(bb_pool *pool)
 {
+    if (pool->user)
+        bb_pool_user_free(pool->user);
     free(pool);
 }
 
-/* Common checks of the getters: initialized, a handle, somewhere to write. */
-static int check_pool_query(ABT_pool pool, const void *out)
+void bb_pool_destroy(bb_pool *pool)
 {
+    if (pool->ops->destroy)
+        pool->ops->destroy(pool);
+    bb_pool_free_memory(pool);
+}
+
+/* ---- public API: life ---------------------------------------------------- */
+
+int ABT_pool_create(ABT_pool_user_def def, ABT_pool_config config, ABT_pool *newpool)
+{
+    if (!newpool)
+        return ABT_ERR_INV_ARG;
+    *newpool = ABT_POOL_NULL;
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    return out ? ABT_SUCCESS : ABT_ERR_INV_ARG;
+    if (def == ABT_POOL_USER_DEF_NULL)
+        return ABT_ERR_INV_POOL_USER_DEF;
+    bb_pool *p;
+    int err = bb_pool_create_user(def, config, &p);
+    if (err == ABT_SUCCESS)
+        *newpool = bb_pool_handle(p);
+    return err;
 }
 
 int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool automatic,
@@ -47,10 +80,8 @@ int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool a
         return ABT_ERR_UNINITIALIZED;
     if (!bb_pool_access_is_valid(access))
         return ABT_ERR_INV_POOL_ACCESS;
-    if (kind != ABT_POOL_FIFO)
-        return ABT_ERR_INV_POOL_KIND; /* FIFO_WAIT and RANDWS: schedulers issue */
     bb_pool *p;
-    int err = bb_pool_create_fifo(access, automatic != ABT_FALSE, &p);
+    int err = bb_pool_create_builtin(kind, access, automatic != ABT_FALSE, &p);
     if (err == ABT_SUCCESS)
         *newpool = bb_pool_handle(p);
     return err;
@@ -70,6 +101,310 @@ int ABT_pool_free(ABT_pool *pool)
     return ABT_SUCCESS;
 }
 
+/* ---- public API: queries --------------------------------------------------- */
+
+/* Common checks: initialized, a pool, somewhere to write. */
+static int check_pool_query(ABT_pool pool, const void *out)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    return out ? ABT_SUCCESS : ABT_ERR_INV_ARG;
+}
+
+/* As check_pool_query, for an operation the pool must offer. */
+static int check_pool_op(ABT_pool pool, const void *out, uint32_t cap)
+{
+    int err = check_pool_query(pool, out);
+    if (err == ABT_SUCCESS && !bb_pool_can(bb_pool_of(pool), cap))
+        err = ABT_ERR_POOL;
+    return err;
+}
+
+int ABT_pool_get_access(ABT_pool pool, ABT_pool_access *access)
+{
+    int err = check_pool_query(pool, access);
+    if (err == ABT_SUCCESS)
+        *access = (ABT_pool_access)bb_pool_of(pool)->access;
+    return err;
+}
+
+int ABT_pool_is_empty(ABT_pool pool, ABT_bool *is_empty)
+{
+    int err = check_pool_query(pool, is_empty);
+    if (err == ABT_SUCCESS)
+        *is_empty = bb_pool_is_empty(bb_pool_of(pool)) ? ABT_TRUE : ABT_FALSE;
+    return err;
+}
+
+int ABT_pool_get_size(ABT_pool pool, size_t *size)
+{
+    int err = check_pool_op(pool, size, BB_POOL_CAN_SIZE);
+    if (err == ABT_SUCCESS)
+        *size = bb_pool_size(bb_pool_of(pool));
+    return err;
+}
+
+int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
+{
+    int err = check_pool_op(pool, size, BB_POOL_CAN_SIZE);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_pool_of(pool);
+        *size = bb_pool_size(p) + (size_t)bb_pool_blocked(p);
+    }
+    return err;
+}
+
+int ABT_pool_get_id(ABT_pool pool, int *id)
+{
+    int err = check_pool_query(pool, id);
+    if (err == ABT_SUCCESS)
+        *id = (int)bb_pool_of(pool)->id;
+    return err;
+}
+
+int ABT_pool_set_data(ABT_pool pool, void *data)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    bb_pool_of(pool)->data = data;
+    return ABT_SUCCESS;
+}
+
+int ABT_pool_get_data(ABT_pool pool, void **data)
+{
+    int err = check_pool_query(pool, data);
+    if (err == ABT_SUCCESS)
+        *data = bb_pool_of(pool)->data;
+    return err;
+}
+
+/* ---- public API: popping --------------------------------------------------- */
+
+static ABT_thread thread_handle_or_null(bb_unit *u)
+{
+    return u ? bb_unit_handle(u) : ABT_THREAD_NULL;
+}
+
+int ABT_pool_pop_thread_ex(ABT_pool pool, ABT_thread *thread, ABT_pool_context ctx)
+{
+    int err = check_pool_query(pool, thread);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_pool_of(pool);
+        *thread = thread_handle_or_null(p->ops->pop(p, ctx));
+    }
+    return err;
+}
+
+int ABT_pool_pop_thread(ABT_pool pool, ABT_thread *thread)
+{
+    return ABT_pool_pop_thread_ex(pool, thread, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len, size_t *num,
+                            ABT_pool_context ctx)
+{
+    int err = check_pool_query(pool, num);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (len > 0 && !threads)
+        return ABT_ERR_INV_ARG;
+    bb_pool *p = bb_pool_of(pool);
+    size_t n = 0;
+    if (p->ops->pop_many) {
+        /* ABT_thread and bb_unit * share one representation (bb_unit.h) */
+        bb_unit *batch[64];
+        while (n < len) {
+            size_t want = len - n < 64 ? len - n : 64;
+            size_t got = p->ops->pop_many(p, batch, want, ctx);
+            for (size_t i = 0; i < got; i++)
+                threads[n + i] = bb_unit_handle(batch[i]);
+            n += got;
+            if (got < want)
+                break;
+        }
+    } else {
+        bb_unit *u;
+        while (n < len && (u = p->ops->pop(p, ctx)) != NULL)
+            threads[n++] = bb_unit_handle(u);
+    }
+    *num = n;
+    return ABT_SUCCESS;
+}
+
+int ABT_pool_pop_threads(ABT_pool pool, ABT_thread *threads, size_t len, size_t *num)
+{
+    return ABT_pool_pop_threads_ex(pool, threads, len, num, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, double time_secs,
+                                ABT_pool_context ctx)
+{
+    int err = check_pool_op(pool, thread, BB_POOL_CAN_POP_WAIT);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_pool_of(pool);
+        *thread = thread_handle_or_null(p->ops->pop_wait(p, time_secs, ctx));
+    }
+    return err;
+}
+
+int ABT_pool_pop_wait_thread(ABT_pool pool, ABT_thread *thread, double time_secs)
+{
+    return ABT_pool_pop_wait_thread_ex(pool, thread, time_secs,
+                                       ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+/* ---- public API: pushing --------------------------------------------------- */
+
+/* Associate `u` with `p` (a user pool makes its unit here, where a failure
+ * can still be reported) and push it. */
+static int associate_and_push(bb_pool *p, bb_unit *u, ABT_pool_context ctx)
+{
+    int err = bb_unit_set_pool(u, p);
+    if (err == ABT_SUCCESS)
+        bb_pool_push(p, u, ctx);
+    return err;
+}
+
+int ABT_pool_push_thread_ex(ABT_pool pool, ABT_thread thread, ABT_pool_context ctx)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_SUCCESS; /* documented: nothing to push */
+    return associate_and_push(bb_pool_of(pool), bb_unit_of(thread), ctx);
+}
+
+int ABT_pool_push_thread(ABT_pool pool, ABT_thread thread)
+{
+    return ABT_pool_push_thread_ex(pool, thread, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+static void push_batch(bb_pool *p, bb_unit *const *units, size_t n, ABT_pool_context ctx)
+{
+    if (p->ops->push_many)
+        p->ops->push_many(p, units, n, ctx);
+    else
+        for (size_t i = 0; i < n; i++)
+            bb_pool_push(p, units[i], ctx);
+}
+
+int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, size_t num,
+                             ABT_pool_context ctx)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    if (num > 0 && !threads)
+        return ABT_ERR_INV_ARG;
+    bb_pool *p = bb_pool_of(pool);
+    bb_unit *batch[64];
+    size_t n = 0;
+    for (size_t i = 0; i < num; i++) {
+        if (threads[i] == ABT_THREAD_NULL)
+            continue; /* documented: NULL entries are skipped */
+        int err = bb_unit_set_pool(bb_unit_of(threads[i]), p);
+        if (err != ABT_SUCCESS)
+            return err;
+        batch[n++] = bb_unit_of(threads[i]);
+        if (n == 64 || i + 1 == num) {
+            push_batch(p, batch, n, ctx);
+            n = 0;
+        }
+    }
+    if (n)
+        push_batch(p, batch, n, ctx);
+    return ABT_SUCCESS;
+}
+
+int ABT_pool_push_threads(ABT_pool pool, const ABT_thread *threads, size_t num)
+{
+    return ABT_pool_push_threads_ex(pool, threads, num, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
+/* ---- public API: printing -------------------------------------------------- */
+
+struct print_threads {
+    void (*fn)(void *, ABT_thread);
+    void *arg;
+};
+
+static void print_as_thread(void *arg, bb_unit *u)
+{
+    struct print_threads *pt = arg;
+    pt->fn(pt->arg, bb_unit_handle(u));
+}
+
+int ABT_pool_print_all_threads(ABT_pool pool, void *arg, void (*print_fn)(void *, ABT_thread))
+{
+    int err = check_pool_op(pool, print_fn, BB_POOL_CAN_PRINT);
+    if (err == ABT_SUCCESS) {
+        struct print_threads pt = {print_fn, arg};
+        bb_pool *p = bb_pool_of(pool);
+        p->ops->for_each(p, print_as_thread, &pt);
+    }
+    return err;
+}
+
+struct print_units {
+    void (*fn)(void *, ABT_unit);
+    void *arg;
+};
+
+static void print_as_unit(void *arg, bb_unit *u)
+{
+    struct print_units *pu = arg;
+    pu->fn(pu->arg, bb_unit_to_handle(u));
+}
+
+int ABT_pool_print_all(ABT_pool pool, void *arg, void (*print_fn)(void *, ABT_unit))
+{
+    int err = check_pool_op(pool, print_fn, BB_POOL_CAN_PRINT);
+    if (err == ABT_SUCCESS) {
+        struct print_units pu = {print_fn, arg};
+        bb_pool *p = bb_pool_of(pool);
+        p->ops->for_each(p, print_as_unit, &pu);
+    }
+    return err;
+}
+
+/* ---- public API: the legacy unit-based calls ------------------------------ */
+
+static ABT_unit unit_handle_or_null(bb_unit *u)
+{
+    return u ? bb_unit_to_handle(u) : ABT_UNIT_NULL;
+}
+
+int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
+{
+    int err = check_pool_query(pool, unit);
+    if (err == ABT_SUCCESS)
+        *unit = unit_handle_or_null(bb_pool_pop(bb_pool_of(pool)));
+    return err;
+}
+
+int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
+{
+    int err = check_pool_op(pool, unit, BB_POOL_CAN_POP_WAIT);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_pool_of(pool);
+        *unit = unit_handle_or_null(p->ops->pop_wait(p, time_secs, ABT_POOL_CONTEXT_OP_POOL_OTHER));
+    }
+    return err;
+}
+
+/* Deprecated: the deadline is absolute, on the ABT_get_wtime clock. */
+int ABT_pool_pop_timedwait(ABT_pool pool, ABT_unit *unit, double abstime_secs)
+{
+    return ABT_pool_pop_wait(pool, unit, abstime_secs - bb_wtime());
+}
+
 int ABT_pool_push(ABT_pool pool, ABT_unit unit)
 {
     if (!bb_is_up())
@@ -78,21 +413,10 @@ int ABT_pool_push(ABT_pool pool, ABT_unit unit)
         return ABT_ERR_INV_POOL;
     if (unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
-    bb_unit *u = (bb_unit *)(void *)unit;
-    bb_pool *p = bb_pool_of(pool);
-    u->pool = p;
-    bb_pool_push(p, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
-    return ABT_SUCCESS;
-}
-
-int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
-{
-    int err = check_pool_query(pool, unit);
-    if (err != ABT_SUCCESS)
-        return err;
-    bb_unit *u = bb_pool_pop(bb_pool_of(pool));
-    *unit = u ? (ABT_unit)(void *)u : ABT_UNIT_NULL;
-    return ABT_SUCCESS;
+    bb_unit *u = bb_unit_from_handle(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT;
+    return associate_and_push(bb_pool_of(pool), u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
@@ -104,41 +428,10 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
     if (unit == ABT_UNIT_NULL)
         return ABT_ERR_INV_UNIT;
     bb_pool *p = bb_pool_of(pool);
-    return p->ops->remove(p, (bb_unit *)(void *)unit);
-}
-
-int ABT_pool_get_size(ABT_pool pool, size_t *size)
-{
-    int err = check_pool_query(pool, size);
-    if (err != ABT_SUCCESS)
-        return err;
-    *size = bb_pool_size(bb_pool_of(pool));
-    return ABT_SUCCESS;
-}
-
-int ABT_pool_get_total_size(ABT_pool pool, size_t *size)
-{
-    int err = check_pool_query(pool, size);
-    if (err != ABT_SUCCESS)
-        return err;
-    *size = bb_pool_total_size(bb_pool_of(pool));
-    return ABT_SUCCESS;
-}
-
-int ABT_pool_get_access(ABT_pool pool, ABT_pool_access *access)
-{
-    int err = check_pool_query(pool, access);
-    if (err != ABT_SUCCESS)
-        return err;
-    *access = (ABT_pool_access)bb_pool_of(pool)->access;
-    return ABT_SUCCESS;
-}
-
-int ABT_pool_get_id(ABT_pool pool, int *id)
-{
-    int err = check_pool_query(pool, id);
-    if (err != ABT_SUCCESS)
-        return err;
-    *id = (int)bb_pool_of(pool)->id;
-    return ABT_SUCCESS;
+    if (!bb_pool_can(p, BB_POOL_CAN_REMOVE))
+        return ABT_ERR_POOL;
+    bb_unit *u = bb_unit_from_handle(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT;
+    return p->ops->remove(p, u);
 }

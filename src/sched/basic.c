@@ -1,8 +1,16 @@
 /*
- * ABT_SCHED_BASIC: take the first ready unit from the pools, in pool order,
- * and run it. Every `event_freq` rounds, look at the ES's events and stop if
- * asked to. An idle loop backs off to sched_yield() so that an oversubscribed
- * machine (more ESs than cores) still makes progress.
+ * The predefined scheduler loops. All share one skeleton (run_loop): pick a
+ * unit, run it, and every `event_freq` rounds, or whenever there was nothing
+ * to run, look at events and stop if asked to. They differ in how they pick
+ * and in what they do when idle:
+ *
+ *   BASIC, PRIO, DEFAULT  first non-empty pool in pool order; idle: spin a
+ *                         little, then give the CPU away with sched_yield().
+ *   RANDWS                own pool (the first) first, else steal the oldest
+ *                         unit of a random other pool.
+ *   BASIC_WAIT            as BASIC, but idle it sleeps in the kernel until a
+ *                         unit arrives or a request comes: no polling, no
+ *                         timer.
  */
 #include <sched.h>
 
@@ -10,7 +18,10 @@
 #include "bb_sched.h"
 #include "bb_xstream.h"
 
-static bb_unit *pop_first(bb_sched *s, bb_pool **from)
+typedef bb_unit *(*pick_fn)(bb_sched *s, bb_pool **from);
+typedef void (*idle_fn)(bb_sched *s, unsigned *idle_rounds);
+
+static bb_unit *pick_in_order(bb_sched *s, bb_pool **from)
 {
     for (int i = 0; i < s->num_pools; i++) {
         bb_unit *u = bb_pool_pop(s->pools[i]);
@@ -22,33 +33,125 @@ static bb_unit *pop_first(bb_sched *s, bb_pool **from)
     return NULL;
 }
 
-static void back_off(unsigned *idle_rounds)
+static uint64_t next_random(bb_sched *s)
 {
+    uint64_t x = s->random; /* xorshift64 */
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return s->random = x;
+}
+
+static bb_unit *pick_or_steal(bb_sched *s, bb_pool **from)
+{
+    if (s->num_pools == 0)
+        return NULL;
+    bb_unit *u = bb_pool_pop(s->pools[0]);
+    if (u) {
+        *from = s->pools[0];
+        return u;
+    }
+    if (s->num_pools == 1)
+        return NULL;
+    bb_pool *victim = s->pools[1 + next_random(s) % (uint64_t)(s->num_pools - 1)];
+    u = victim->ops->pop(victim, ABT_POOL_CONTEXT_OWNER_SECONDARY);
+    if (u)
+        *from = victim;
+    return u;
+}
+
+static void back_off(bb_sched *s, unsigned *idle_rounds)
+{
+    (void)s;
     if (++*idle_rounds < BB_IDLE_SPINS_BEFORE_OS_YIELD)
         bb_cpu_relax();
     else
         sched_yield();
 }
 
-void bb_sched_basic_run(ABT_sched handle)
+/* A sleeping scheduler must be woken by every push into any of its pools,
+ * and only a main scheduler may block its ES: a stacked one would put its
+ * parent to sleep with it. */
+static bool can_sleep(bb_sched *s)
 {
-    bb_sched *s = bb_sched_of(handle);
-    unsigned rounds = 0, idle_rounds = 0;
+    if (s->used != BB_SCHED_MAIN)
+        return false;
+    for (int i = 0; i < s->num_pools; i++)
+        if (!bb_pool_can(s->pools[i], BB_POOL_WAKES_SLEEPERS))
+            return false;
+    return true;
+}
 
+static bool all_pools_empty(bb_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (!bb_pool_is_empty(s->pools[i]))
+            return false;
+    return true;
+}
+
+/* Register with every pool, look once more, sleep; see src/pool/sleep.c for
+ * why no wake-up is lost. */
+static void sleep_until_work(bb_sched *s, unsigned *idle_rounds)
+{
+    if (!can_sleep(s)) {
+        back_off(s, idle_rounds);
+        return;
+    }
+    bb_pool_sleeper nodes[s->num_pools > 0 ? s->num_pools : 1];
+    uint32_t seen = bb_bell_peek(&s->bell);
+    for (int i = 0; i < s->num_pools; i++)
+        bb_pool_add_sleeper(s->pools[i], &nodes[i], &s->bell);
+    if (all_pools_empty(s) && !bb_sched_has_to_stop(s))
+        bb_bell_wait(&s->bell, seen, -1);
+    for (int i = 0; i < s->num_pools; i++)
+        bb_pool_remove_sleeper(s->pools[i], &nodes[i]);
+}
+
+/* A scheduler that stops with work left (EXIT) may have been the one a push
+ * woke: pass the wake-up on to whoever else sleeps on those pools. */
+static void pass_on_wakeups(bb_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++) {
+        bb_pool *p = s->pools[i];
+        if (bb_pool_can(p, BB_POOL_WAKES_SLEEPERS) && !bb_pool_is_empty(p))
+            bb_pool_wake_one(p);
+    }
+}
+
+static void run_loop(bb_sched *s, pick_fn pick, idle_fn idle)
+{
+    unsigned rounds = 0, idle_rounds = 0;
     for (;;) {
-        bb_pool *pool;
-        bb_unit *u = pop_first(s, &pool);
+        bb_pool *pool = NULL;
+        bb_unit *u = pick(s, &pool);
         if (u) {
             bb_xstream_run_unit(bb_self_xstream(), u, pool);
             idle_rounds = 0;
-        } else {
-            back_off(&idle_rounds);
         }
         if (++rounds >= (unsigned)s->event_freq || !u) {
             rounds = 0;
             bb_sched_check_events(s);
             if (bb_sched_has_to_stop(s))
-                return;
+                break;
+            if (!u)
+                idle(s, &idle_rounds);
         }
     }
+    pass_on_wakeups(s);
+}
+
+void bb_sched_basic_run(ABT_sched handle)
+{
+    run_loop(bb_sched_of(handle), pick_in_order, back_off);
+}
+
+void bb_sched_basic_wait_run(ABT_sched handle)
+{
+    run_loop(bb_sched_of(handle), pick_in_order, sleep_until_work);
+}
+
+void bb_sched_randws_run(ABT_sched handle)
+{
+    run_loop(bb_sched_of(handle), pick_or_steal, back_off);
 }

@@ -1,7 +1,8 @@
-/* Schedulers: creation, the stop protocol, and the public ABT_sched_* API
- * of the core runtime. The loops themselves are in basic.c. */
+/* Schedulers: creation, the stop protocol, and the public ABT_sched_* API.
+ * The predefined loops are in basic.c; stacking in stack.c. */
 #include <stdlib.h>
 
+#include "bb_caller.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
@@ -13,55 +14,106 @@ static void release_pools(bb_pool **pools, int n)
         bb_pool_release(pools[i]);
 }
 
-int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, int access,
-                           bool automatic, int event_freq, bb_sched **out)
+/* The pools a scheduler works on: the caller's, or new ones where it gave
+ * none. Each is retained; on failure, nothing is. */
+static int gather_pools(const bb_sched_spec *spec, bb_pool ***out)
 {
-    if (predef != ABT_SCHED_DEFAULT && predef != ABT_SCHED_BASIC)
-        return ABT_ERR_INV_SCHED_PREDEF; /* PRIO, RANDWS, BASIC_WAIT: schedulers issue */
-
-    bb_sched *s = calloc(1, sizeof(*s));
-    bb_pool **own = calloc((size_t)num_pools, sizeof(*own));
-    if (!s || !own) {
-        free(s);
-        free(own);
+    bb_pool **own = calloc((size_t)spec->num_pools, sizeof(*own));
+    if (!own && spec->num_pools > 0)
         return ABT_ERR_MEM;
-    }
-    int made = 0, err = ABT_SUCCESS;
-    for (; made < num_pools; made++) {
-        if (pools && pools[made]) {
-            own[made] = pools[made];
+    for (int made = 0; made < spec->num_pools; made++) {
+        if (spec->pools && spec->pools[made]) {
+            own[made] = spec->pools[made];
         } else {
-            err = bb_pool_create_fifo(access, true, &own[made]);
-            if (err != ABT_SUCCESS)
-                break;
+            int err = bb_pool_create_builtin(spec->new_pool_kind, spec->new_pool_access, true,
+                                             &own[made]);
+            if (err != ABT_SUCCESS) {
+                release_pools(own, made);
+                free(own);
+                return err;
+            }
         }
         bb_pool_retain(own[made]);
     }
+    *out = own;
+    return ABT_SUCCESS;
+}
+
+static void (*loop_of(int kind))(ABT_sched)
+{
+    switch (kind) {
+    case ABT_SCHED_BASIC_WAIT:
+        return bb_sched_basic_wait_run;
+    case ABT_SCHED_RANDWS:
+        return bb_sched_randws_run;
+    default:
+        return bb_sched_basic_run; /* DEFAULT, BASIC, PRIO: first pool first */
+    }
+}
+
+int bb_sched_create(const bb_sched_spec *spec, bb_sched **out)
+{
+    bb_sched *s = calloc(1, sizeof(*s));
+    if (!s)
+        return ABT_ERR_MEM;
+    int err = gather_pools(spec, &s->pools);
     if (err != ABT_SUCCESS) {
-        release_pools(own, made);
-        free(own);
         free(s);
         return err;
     }
-    s->run = bb_sched_basic_run;
-    s->num_pools = num_pools;
-    s->pools = own;
-    s->automatic = automatic;
-    s->event_freq = event_freq;
+    s->run = spec->kind == BB_SCHED_USER ? NULL : loop_of(spec->kind);
+    s->kind = spec->kind;
+    s->num_pools = spec->num_pools;
+    s->automatic = spec->automatic;
+    s->event_freq = spec->event_freq;
     s->used = BB_SCHED_UNUSED;
+    s->random = (uintptr_t)s | 1; /* any non-zero seed */
     *out = s;
     return ABT_SUCCESS;
+}
+
+static bool predef_is_valid(int predef)
+{
+    return predef >= ABT_SCHED_DEFAULT && predef <= ABT_SCHED_BASIC_WAIT;
+}
+
+/* How many pools a predefined scheduler makes when given none. */
+static int default_num_pools(int predef)
+{
+    return predef == ABT_SCHED_PRIO ? 3 : 1;
+}
+
+int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, ABT_sched_config config,
+                           bool automatic_default, bb_sched **out)
+{
+    if (!predef_is_valid(predef))
+        return ABT_ERR_INV_SCHED_PREDEF;
+    bb_sched_spec spec = {
+        .kind = predef,
+        .num_pools = pools ? num_pools : default_num_pools(predef),
+        .pools = pools,
+        .new_pool_kind = predef == ABT_SCHED_BASIC_WAIT ? ABT_POOL_FIFO_WAIT : ABT_POOL_FIFO,
+        .new_pool_access = ABT_POOL_ACCESS_MPMC,
+        .automatic = bb_sched_config_int(config, &ABT_sched_config_automatic,
+                                         automatic_default) != 0,
+        .event_freq = bb_sched_config_int(config, &ABT_sched_basic_freq,
+                                          BB_DEFAULT_SCHED_EVENT_FREQ),
+    };
+    if (spec.event_freq < 1)
+        spec.event_freq = 1;
+    return bb_sched_create(&spec, out);
 }
 
 /* The scheduler of an ES created without one, and of the primary ES. */
 int bb_sched_create_default(bb_sched **out)
 {
-    return bb_sched_create_predef(ABT_SCHED_DEFAULT, 1, NULL, ABT_POOL_ACCESS_MPMC, true,
-                                  BB_DEFAULT_SCHED_EVENT_FREQ, out);
+    return bb_sched_create_predef(ABT_SCHED_DEFAULT, 1, NULL, ABT_SCHED_CONFIG_NULL, true, out);
 }
 
 void bb_sched_destroy(bb_sched *s)
 {
+    if (s->user_free)
+        s->user_free(bb_sched_handle(s)); /* its return value changes nothing */
     release_pools(s->pools, s->num_pools);
     free(s->pools);
     free(s);
@@ -79,33 +131,121 @@ void bb_sched_destroy_with_pools(bb_sched *s)
 void bb_sched_request(bb_sched *s, uint32_t bits)
 {
     bb_fetch_or_acq_rel(&s->request, bits);
+    bb_bell_ring(&s->bell); /* it may be asleep in an idle loop */
 }
 
-size_t bb_sched_total_size(bb_sched *s)
+static bool pools_are_drained(bb_sched *s)
 {
-    size_t total = 0;
     for (int i = 0; i < s->num_pools; i++)
-        total += bb_pool_total_size(s->pools[i]);
-    return total;
+        if (!bb_pool_is_drained(s->pools[i]))
+            return false;
+    return true;
 }
 
+/* EXIT stops at once; FINISH once nothing is left to run; REPLACE once
+ * nothing is ready (blocked units come back to pools the successor may
+ * serve). A stacked scheduler also stops by itself when it runs out of work:
+ * it is a unit of its parent's pool, and the parent could not finish while
+ * it lingered. */
 bool bb_sched_has_to_stop(bb_sched *s)
 {
     uint32_t req = bb_load_acquire(&s->request);
-    if (req & (BB_SCHED_REQ_EXIT | BB_SCHED_REQ_REPLACE))
+    if (req & BB_SCHED_REQ_EXIT)
         return true;
-    return (req & BB_SCHED_REQ_FINISH) && bb_sched_total_size(s) == 0;
+    if (req & BB_SCHED_REQ_REPLACE) {
+        for (int i = 0; i < s->num_pools; i++)
+            if (!bb_pool_is_empty(s->pools[i]))
+                return false;
+        return true;
+    }
+    if ((req & BB_SCHED_REQ_FINISH) || s->used == BB_SCHED_IN_POOL)
+        return pools_are_drained(s);
+    return false;
 }
 
+/* Housekeeping a scheduler loop does every `event_freq` iterations. A
+ * stacked scheduler inherits the stop requests of its ES's main scheduler
+ * (a join finishes it, a cancel makes it exit), and lets its parent run: its
+ * own ULT goes back to the pool it came from, behind whatever else waits
+ * there. */
 void bb_sched_check_events(bb_sched *s)
 {
-    /* Stop requests are read by bb_sched_has_to_stop; nothing else is pending
-     * on an ES in the core runtime. Kept as the one place a scheduler loop
-     * calls for ES-level housekeeping. */
-    (void)s;
+    if (s->used != BB_SCHED_IN_POOL || !s->unit)
+        return;
+    bb_xstream *es = bb_self_xstream();
+    uint32_t inherited = bb_load_acquire(&es->main_sched->request) &
+                         (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_EXIT);
+    if (inherited)
+        bb_fetch_or_acq_rel(&s->request, inherited);
+    bb_ult_yield(s->unit);
 }
 
-/* ---- public API ---------------------------------------------------------- */
+bb_pool *bb_sched_migration_pool(bb_sched *s)
+{
+    if (s->get_migr_pool) {
+        ABT_pool pool = s->get_migr_pool(bb_sched_handle(s));
+        return pool != ABT_POOL_NULL ? bb_pool_of(pool) : NULL;
+    }
+    return s->num_pools > 0 ? s->pools[0] : NULL;
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+static int check_sched(ABT_sched sched)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    return sched == ABT_SCHED_NULL ? ABT_ERR_INV_SCHED : ABT_SUCCESS;
+}
+
+static int check_sched_query(ABT_sched sched, const void *out)
+{
+    int err = check_sched(sched);
+    if (err == ABT_SUCCESS && !out)
+        err = ABT_ERR_INV_ARG;
+    return err;
+}
+
+/* ---- public API: creation -------------------------------------------------- */
+
+int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,
+                     ABT_sched_config config, ABT_sched *newsched)
+{
+    if (!newsched)
+        return ABT_ERR_SCHED;
+    *newsched = ABT_SCHED_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!def || !def->run)
+        return ABT_ERR_INV_ARG;
+    if (num_pools < 0)
+        return ABT_ERR_INV_ARG;
+    bb_sched_spec spec = {
+        .kind = BB_SCHED_USER,
+        .num_pools = num_pools,
+        .pools = (bb_pool **)(void *)pools,
+        .new_pool_kind = ABT_POOL_FIFO,
+        .new_pool_access = ABT_POOL_ACCESS_MPSC,
+        .automatic = bb_sched_config_int(config, &ABT_sched_config_automatic, 0) != 0,
+        .event_freq = BB_DEFAULT_SCHED_EVENT_FREQ,
+    };
+    bb_sched *s;
+    int err = bb_sched_create(&spec, &s);
+    if (err != ABT_SUCCESS)
+        return err;
+    s->run = def->run;
+    s->get_migr_pool = def->get_migr_pool;
+    if (def->init) {
+        err = def->init(bb_sched_handle(s), config);
+        if (err != ABT_SUCCESS) {
+            bb_sched_destroy(s); /* free is not called: init did not succeed */
+            return err;
+        }
+    }
+    s->user_free = def->free;
+    *newsched = bb_sched_handle(s);
+    return ABT_SUCCESS;
+}
 
 int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *pools,
                            ABT_sched_config config, ABT_sched *newsched)
@@ -115,16 +255,11 @@ int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *poo
     *newsched = ABT_SCHED_NULL;
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
-    if (config != ABT_SCHED_CONFIG_NULL)
-        return ABT_ERR_INV_SCHED_CONFIG; /* configurations: schedulers issue */
     if (num_pools < 0)
         return ABT_ERR_INV_ARG;
-    if (!pools)
-        num_pools = 1; /* the scheduler makes its own pool */
     bb_sched *s;
-    int err = bb_sched_create_predef(predef, num_pools, (bb_pool **)(void *)pools,
-                                     ABT_POOL_ACCESS_MPMC, true,
-                                     BB_DEFAULT_SCHED_EVENT_FREQ, &s);
+    int err = bb_sched_create_predef(predef, num_pools, (bb_pool **)(void *)pools, config, true,
+                                     &s);
     if (err == ABT_SUCCESS)
         *newsched = bb_sched_handle(s);
     return err;
@@ -144,24 +279,24 @@ int ABT_sched_free(ABT_sched *sched)
     return ABT_SUCCESS;
 }
 
+/* ---- public API: control ---------------------------------------------------- */
+
+static int request(ABT_sched sched, uint32_t bits)
+{
+    int err = check_sched(sched);
+    if (err == ABT_SUCCESS)
+        bb_sched_request(bb_sched_of(sched), bits);
+    return err;
+}
+
 int ABT_sched_finish(ABT_sched sched)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (sched == ABT_SCHED_NULL)
-        return ABT_ERR_INV_SCHED;
-    bb_sched_request(bb_sched_of(sched), BB_SCHED_REQ_FINISH);
-    return ABT_SUCCESS;
+    return request(sched, BB_SCHED_REQ_FINISH);
 }
 
 int ABT_sched_exit(ABT_sched sched)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (sched == ABT_SCHED_NULL)
-        return ABT_ERR_INV_SCHED;
-    bb_sched_request(bb_sched_of(sched), BB_SCHED_REQ_EXIT);
-    return ABT_SUCCESS;
+    return request(sched, BB_SCHED_REQ_EXIT);
 }
 
 int ABT_sched_has_to_stop(ABT_sched sched, ABT_bool *stop)
@@ -179,16 +314,30 @@ int ABT_sched_has_to_stop(ABT_sched sched, ABT_bool *stop)
     return ABT_SUCCESS;
 }
 
+/* ---- public API: queries ---------------------------------------------------- */
+
+int ABT_sched_set_data(ABT_sched sched, void *data)
+{
+    int err = check_sched(sched);
+    if (err == ABT_SUCCESS)
+        bb_sched_of(sched)->data = data;
+    return err;
+}
+
+int ABT_sched_get_data(ABT_sched sched, void **data)
+{
+    int err = check_sched_query(sched, data);
+    if (err == ABT_SUCCESS)
+        *data = bb_sched_of(sched)->data;
+    return err;
+}
+
 int ABT_sched_get_num_pools(ABT_sched sched, int *num_pools)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (sched == ABT_SCHED_NULL)
-        return ABT_ERR_INV_SCHED;
-    if (!num_pools)
-        return ABT_ERR_INV_ARG;
-    *num_pools = bb_sched_of(sched)->num_pools;
-    return ABT_SUCCESS;
+    int err = check_sched_query(sched, num_pools);
+    if (err == ABT_SUCCESS)
+        *num_pools = bb_sched_of(sched)->num_pools;
+    return err;
 }
 
 int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx, ABT_pool *pools)
@@ -205,4 +354,33 @@ int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx, ABT_pool *pools
     for (int i = 0; i < max_pools; i++)
         pools[i] = bb_pool_handle(s->pools[idx + i]);
     return ABT_SUCCESS;
+}
+
+/* Sum of the pools' sizes, with or without their blocked units. */
+static int sum_sizes(ABT_sched sched, size_t *size, bool with_blocked)
+{
+    int err = check_sched_query(sched, size);
+    if (err != ABT_SUCCESS)
+        return err;
+    *size = 0;
+    bb_sched *s = bb_sched_of(sched);
+    size_t total = 0;
+    for (int i = 0; i < s->num_pools; i++) {
+        bb_pool *p = s->pools[i];
+        if (!bb_pool_can(p, BB_POOL_CAN_SIZE))
+            return ABT_ERR_POOL;
+        total += bb_pool_size(p) + (with_blocked ? (size_t)bb_pool_blocked(p) : 0);
+    }
+    *size = total;
+    return ABT_SUCCESS;
+}
+
+int ABT_sched_get_size(ABT_sched sched, size_t *size)
+{
+    return sum_sizes(sched, size, false);
+}
+
+int ABT_sched_get_total_size(ABT_sched sched, size_t *size)
+{
+    return sum_sizes(sched, size, true);
 }

@@ -136,8 +136,7 @@ int ABT_self_set_associated_pool(ABT_pool pool)
         return err;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
-    self->pool = bb_pool_of(pool);
-    return ABT_SUCCESS;
+    return bb_unit_set_pool(self, bb_pool_of(pool));
 }
 
 int ABT_self_get_unit(ABT_unit *unit)
@@ -147,7 +146,7 @@ int ABT_self_get_unit(ABT_unit *unit)
     bb_unit *self;
     int err = bb_caller_unit(&self);
     if (err == ABT_SUCCESS)
-        *unit = (ABT_unit)(void *)self;
+        *unit = bb_unit_to_handle(self);
     return err;
 }
 

@@ -19,13 +19,24 @@
 #include "bb_xstream.h"
 
 
+/* ---- where a unit goes when it becomes ready ----------------------------- */
+
+/* A migration asked for while the unit could not be moved (it was running or
+ * blocked) happens when it next becomes ready. */
+static bb_pool *pool_to_enter(bb_unit *u)
+{
+    if (__builtin_expect(bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE, 0))
+        bb_unit_apply_migration(u);
+    return u->pool;
+}
+
 /* ---- callbacks, run on the next context ---------------------------------- */
 
 static void requeue_yielded(void *arg)
 {
     bb_unit *u = arg;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    bb_pool_push(pool_to_enter(u), u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
 static void finish_exited(void *arg)
@@ -122,7 +133,7 @@ static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
 int bb_ult_yield_to(bb_unit *self, bb_unit *target)
 {
     bb_pool *pool = target->pool;
-    if (pool->ops->remove(pool, target) != ABT_SUCCESS)
+    if (!bb_pool_can(pool, BB_POOL_CAN_REMOVE) || pool->ops->remove(pool, target) != ABT_SUCCESS)
         return ABT_ERR_THREAD; /* not waiting in its pool (popped meanwhile) */
     hand_over(self, target, requeue_yielded);
     return ABT_SUCCESS;
@@ -179,5 +190,5 @@ void bb_unit_make_ready(bb_unit *u)
 {
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool_add_blocked(u->pool, -1);
-    bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+    bb_pool_push(pool_to_enter(u), u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
 }

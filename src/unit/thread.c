@@ -395,7 +395,7 @@ int ABT_thread_get_unit(ABT_thread thread, ABT_unit *unit)
 {
     int err = check_query(thread, unit);
     if (err == ABT_SUCCESS)
-        *unit = (ABT_unit)(void *)bb_unit_of(thread);
+        *unit = bb_unit_to_handle(bb_unit_of(thread));
     return err;
 }
 
@@ -407,8 +407,7 @@ int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
         return ABT_ERR_INV_THREAD;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
-    bb_unit_of(thread)->pool = bb_pool_of(pool);
-    return ABT_SUCCESS;
+    return bb_unit_set_pool(bb_unit_of(thread), bb_pool_of(pool));
 }
 
 int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)

@@ -52,7 +52,10 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->wait_target = NULL;
     u->migrate_cb = NULL;
     u->migrate_cb_arg = NULL;
+    u->migrate_to = NULL;
     u->id = 0;
+    u->user_unit = ABT_UNIT_NULL;
+    u->unit_pool = NULL;
 }
 
 static bool has_default_stack(const bb_unit_spec *spec)
@@ -98,6 +101,13 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
                      (spec->migratable ? BB_UNIT_MIGRATABLE : 0) |
                      (spec->is_ult ? BB_UNIT_ULT : 0);
     init_fields(u, pool, func, arg, flags);
+    if (pool->user) {
+        int err = bb_unit_set_pool(u, pool); /* the user pool makes its unit */
+        if (err != ABT_SUCCESS) {
+            bb_unit_release(u);
+            return err;
+        }
+    }
     if (spec->is_ult)
         u->ctx = make_context(u, ult_start, u);
     if (out)
@@ -111,7 +121,9 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
 {
     if (!bb_unit_is_terminated(u))
         return ABT_ERR_INV_THREAD;
-    u->pool = pool;
+    int err = bb_unit_set_pool(u, pool);
+    if (err != ABT_SUCCESS)
+        return err;
     u->func = func;
     u->arg = arg;
     u->requests = 0;
@@ -177,6 +189,8 @@ int bb_unit_free(bb_unit *u)
 
 void bb_unit_release(bb_unit *u)
 {
+    if (u->flags & BB_UNIT_HAS_USER_UNIT)
+        bb_unit_drop_user_unit(u);
     bb_mem_cache *cache = bb_self_mem_cache();
     if (u->flags & BB_UNIT_CACHED_STACK) {
         bb_mem_ult_free(cache, u); /* the stack stays with the descriptor */

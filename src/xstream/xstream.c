@@ -25,9 +25,11 @@ __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
 
 /* ---- running --------------------------------------------------------------- */
 
+/* Run `u`, just taken from `pool`, which becomes its associated pool. */
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
 {
-    u->pool = pool;
+    if (__builtin_expect(u->pool != pool, 0))
+        (void)bb_unit_set_pool(u, pool); /* a user pool failing keeps the old one */
     bb_unit_run(es, u);
 }
 
@@ -53,6 +55,11 @@ static void run_main_scheds(bb_xstream *es)
         if (es->main_sched == s)
             return;
         retire_sched(s);
+        if (es->replacer) {
+            bb_unit *replacer = es->replacer;
+            es->replacer = NULL;
+            (void)bb_unit_resume(replacer); /* into the new scheduler's first pool */
+        }
     }
 }
 
@@ -515,7 +522,10 @@ int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
         return ABT_ERR_INV_XSTREAM;
     if (!bb_unit_is_ult(es->current))
         return ABT_ERR_INV_THREAD; /* only a scheduler ULT runs units */
-    bb_xstream_run_unit(es, (bb_unit *)(void *)unit, bb_pool_of(pool));
+    bb_unit *u = bb_unit_from_handle(unit);
+    if (!u)
+        return ABT_ERR_INV_UNIT;
+    bb_xstream_run_unit(es, u, bb_pool_of(pool));
     return ABT_SUCCESS;
 }
 
@@ -549,25 +559,38 @@ static int check_sched_replacer(bb_xstream *es, bb_unit **self)
 }
 
 /* Install `s` as the main scheduler of `es`; the caller passed
- * check_sched_replacer. */
-static void replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
+ * check_sched_replacer. On a running ES the caller moves into the new
+ * scheduler's first pool, so there must be one. */
+static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
 {
+    bool running_here = bb_self_xstream() == es;
+    if (running_here) {
+        if (s->num_pools == 0)
+            return ABT_ERR_INV_SCHED;
+        int err = bb_unit_set_pool(self, s->pools[0]);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
     bb_sched *old = es->main_sched;
     s->used = BB_SCHED_MAIN;
     s->xstream = es;
     es->main_sched = s;
-    if (bb_self_xstream() != es) {
+    if (!running_here) {
         retire_sched(old); /* not running: used from ABT_xstream_revive on */
-        return;
+        return ABT_SUCCESS;
     }
     /* Running, and the caller is on it: the caller moves to the new
-     * scheduler's first pool and yields, which lets the old loop stop. */
-    if (es->running_sched == old)
+     * scheduler's first pool and sleeps until the old loop has run its pools
+     * dry and handed over (run_main_scheds wakes it). */
+    if (es->running_sched == old) {
+        es->replacer = self;
         bb_sched_request(old, BB_SCHED_REQ_REPLACE);
-    else
+        bb_ult_suspend(self);
+    } else {
         retire_sched(old); /* never started (primary ES before its first yield) */
-    self->pool = s->pools[0];
-    bb_ult_yield(self);
+        bb_ult_yield(self);
+    }
+    return ABT_SUCCESS;
 }
 
 int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
@@ -591,8 +614,10 @@ int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
         if (s->used != BB_SCHED_UNUSED)
             return ABT_ERR_INV_SCHED;
     }
-    replace_main_sched(es, self, s);
-    return ABT_SUCCESS;
+    err = replace_main_sched(es, self, s);
+    if (err != ABT_SUCCESS && sched == ABT_SCHED_NULL)
+        bb_sched_destroy(s);
+    return err;
 }
 
 int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef predef,
@@ -614,6 +639,8 @@ int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef prede
     err = ABT_sched_create_basic(predef, num_pools, pools, ABT_SCHED_CONFIG_NULL, &sched);
     if (err != ABT_SUCCESS)
         return err;
-    replace_main_sched(es, self, bb_sched_of(sched));
-    return ABT_SUCCESS;
+    err = replace_main_sched(es, self, bb_sched_of(sched));
+    if (err != ABT_SUCCESS)
+        bb_sched_destroy(bb_sched_of(sched));
+    return err;
 }

@@ -1,0 +1,33 @@
+/*
+ * A doorbell: a counter that sleepers wait on and anybody may ring.
+ *
+ * A sleeper reads the counter (bb_bell_peek), checks that there is really
+ * nothing to do, and then waits for the counter to move past what it read. A
+ * ring that lands between the peek and the wait is therefore never lost: the
+ * kernel refuses to sleep on a counter that already moved. Ringing costs one
+ * atomic increment, plus a system call only when somebody is asleep.
+ */
+#ifndef BB_BELL_H
+#define BB_BELL_H
+
+#include <stdint.h>
+
+#include "bb_atomic.h"
+
+typedef struct bb_bell {
+    uint32_t seq;      /* bumped by every ring; the futex word */
+    uint32_t sleepers; /* threads inside bb_bell_wait */
+} bb_bell;
+
+static inline uint32_t bb_bell_peek(bb_bell *b)
+{
+    return __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
+}
+
+/* Sleep until the bell rings after `seen` was peeked, or `timeout_s` seconds
+ * pass (a negative timeout waits forever). May return early; callers loop. */
+void bb_bell_wait(bb_bell *b, uint32_t seen, double timeout_s);
+
+void bb_bell_ring(bb_bell *b);
+
+#endif

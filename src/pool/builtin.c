@@ -1,0 +1,173 @@
+/*
+ * The built-in pools, all on the list of list.h:
+ *
+ *   ABT_POOL_FIFO, ABT_POOL_FIFO_WAIT  push at the tail, pop from the head.
+ *   ABT_POOL_RANDWS                    a deque: units pushed by their creation
+ *                                      (or revival) go to the head, where the
+ *                                      owner pops, so that it runs fresh work
+ *                                      first; thieves (OWNER_SECONDARY) pop the
+ *                                      oldest unit, from the tail.
+ *
+ * Each comes as two operation tables. The private one (ABT_POOL_ACCESS_PRIV,
+ * one ES) uses plain loads and stores, no atomic instruction. The shared one
+ * serves every other access kind with a spinlock around the same code, and
+ * wakes a sleeping scheduler when a unit arrives. FIFO and FIFO_WAIT are one
+ * pool: every shared pool here can wait without polling.
+ */
+#include <stdlib.h>
+
+#include "bb_runtime.h"
+#include "list.h"
+
+static size_t list_size(bb_pool *p)
+{
+    return bb_load_relaxed(&p->size);
+}
+
+static bool list_is_empty(bb_pool *p)
+{
+    return bb_load_relaxed(&p->size) == 0;
+}
+
+static void for_each_locked(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
+{
+    bb_spin_lock(&p->lock);
+    for (bb_unit *u = p->head; u; u = u->next)
+        fn(arg, u);
+    bb_spin_unlock(&p->lock);
+}
+
+static bool pushes_at_head(bb_pool_ctx ctx)
+{
+    return (ctx & (ABT_POOL_CONTEXT_OP_THREAD_CREATE | ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO |
+                   ABT_POOL_CONTEXT_OP_THREAD_REVIVE | ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO)) != 0;
+}
+
+static bool pops_at_tail(bb_pool_ctx ctx)
+{
+    return (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) != 0;
+}
+
+/* ---- private: one ES, no atomics ---- */
+
+static void fifo_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    list_push_tail(p, u);
+}
+
+static bb_unit *fifo_private_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    return list_pop_head(p);
+}
+
+static void deque_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    if (pushes_at_head(ctx))
+        list_push_head(p, u);
+    else
+        list_push_tail(p, u);
+}
+
+static bb_unit *deque_private_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    return pops_at_tail(ctx) ? list_pop_tail(p) : list_pop_head(p);
+}
+
+static int private_remove(bb_pool *p, bb_unit *u)
+{
+    return list_remove(p, u);
+}
+
+/* ---- shared: any number of ESs, one spinlock ---- */
+
+static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    bb_spin_lock(&p->lock);
+    list_push_tail(p, u);
+    if (p->sleepers)
+        bb_pool_wake_one_locked(p);
+    bb_spin_unlock(&p->lock);
+}
+
+static bb_unit *fifo_shared_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    if (list_is_empty(p))
+        return NULL; /* idle schedulers poll: keep the lock's line shared */
+    bb_spin_lock(&p->lock);
+    bb_unit *u = list_pop_head(p);
+    bb_spin_unlock(&p->lock);
+    return u;
+}
+
+static void deque_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    bb_spin_lock(&p->lock);
+    deque_private_push(p, u, ctx);
+    if (p->sleepers)
+        bb_pool_wake_one_locked(p);
+    bb_spin_unlock(&p->lock);
+}
+
+static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    if (list_is_empty(p))
+        return NULL;
+    bb_spin_lock(&p->lock);
+    bb_unit *u = deque_private_pop(p, ctx);
+    bb_spin_unlock(&p->lock);
+    return u;
+}
+
+static int shared_remove(bb_pool *p, bb_unit *u)
+{
+    bb_spin_lock(&p->lock);
+    int err = list_remove(p, u);
+    bb_spin_unlock(&p->lock);
+    return err;
+}
+
+#define BUILTIN_OPS(push_fn, pop_fn, remove_fn)                                           \
+    {                                                                                      \
+        .push = push_fn, .pop = pop_fn, .is_empty = list_is_empty, .size = list_size,     \
+        .remove = remove_fn, .pop_wait = bb_pool_pop_wait_generic,                         \
+        .for_each = for_each_locked, .destroy = NULL                                       \
+    }
+
+static const bb_pool_ops fifo_private = BUILTIN_OPS(fifo_private_push, fifo_private_pop,
+                                                    private_remove);
+static const bb_pool_ops fifo_shared = BUILTIN_OPS(fifo_shared_push, fifo_shared_pop,
+                                                   shared_remove);
+static const bb_pool_ops deque_private = BUILTIN_OPS(deque_private_push, deque_private_pop,
+                                                     private_remove);
+static const bb_pool_ops deque_shared = BUILTIN_OPS(deque_shared_push, deque_shared_pop,
+                                                    shared_remove);
+
+static const uint32_t builtin_caps =
+    BB_POOL_CAN_SIZE | BB_POOL_CAN_REMOVE | BB_POOL_CAN_POP_WAIT | BB_POOL_CAN_PRINT;
+
+int bb_pool_create_builtin(int kind, int access, bool automatic, bb_pool **out)
+{
+    bool priv = access == ABT_POOL_ACCESS_PRIV;
+    const bb_pool_ops *ops;
+    switch (kind) {
+    case ABT_POOL_FIFO:
+    case ABT_POOL_FIFO_WAIT:
+        ops = priv ? &fifo_private : &fifo_shared;
+        break;
+    case ABT_POOL_RANDWS:
+        ops = priv ? &deque_private : &deque_shared;
+        break;
+    default:
+        return ABT_ERR_INV_POOL_KIND;
+    }
+    uint32_t caps = builtin_caps | (priv ? 0 : BB_POOL_WAKES_SLEEPERS);
+    bb_pool *p = bb_pool_alloc(ops, caps, kind, access, automatic);
+    if (!p)
+        return ABT_ERR_MEM;
+    *out = p;
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,94 @@
+/*
+ * The list under every built-in pool: units linked through bb_unit.next/prev,
+ * with the count kept in pool->size for lock-free readers. The caller
+ * provides the mutual exclusion (none for a private pool, the pool's
+ * spinlock otherwise).
+ */
+#ifndef BB_POOL_LIST_H
+#define BB_POOL_LIST_H
+
+#include "bb_pool.h"
+
+static inline void list_count(bb_pool *p, long delta)
+{
+    bb_store_relaxed(&p->size, p->size + (size_t)delta);
+}
+
+static inline void list_push_tail(bb_pool *p, bb_unit *u)
+{
+    u->next = NULL;
+    u->prev = p->tail;
+    if (p->tail)
+        p->tail->next = u;
+    else
+        p->head = u;
+    p->tail = u;
+    list_count(p, 1);
+}
+
+static inline void list_push_head(bb_pool *p, bb_unit *u)
+{
+    u->prev = NULL;
+    u->next = p->head;
+    if (p->head)
+        p->head->prev = u;
+    else
+        p->tail = u;
+    p->head = u;
+    list_count(p, 1);
+}
+
+static inline bb_unit *list_pop_head(bb_pool *p)
+{
+    bb_unit *u = p->head;
+    if (u) {
+        p->head = u->next;
+        if (p->head)
+            p->head->prev = NULL;
+        else
+            p->tail = NULL;
+        u->next = NULL;
+        list_count(p, -1);
+    }
+    return u;
+}
+
+static inline bb_unit *list_pop_tail(bb_pool *p)
+{
+    bb_unit *u = p->tail;
+    if (u) {
+        p->tail = u->prev;
+        if (p->tail)
+            p->tail->next = NULL;
+        else
+            p->head = NULL;
+        u->prev = NULL;
+        list_count(p, -1);
+    }
+    return u;
+}
+
+/* A unit is in this list iff it is the head or its predecessor links to it. */
+static inline bool list_contains(bb_pool *p, bb_unit *u)
+{
+    return p->head == u || (u->prev && u->prev->next == u);
+}
+
+static inline int list_remove(bb_pool *p, bb_unit *u)
+{
+    if (!list_contains(p, u))
+        return ABT_ERR_POOL;
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        p->head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        p->tail = u->prev;
+    u->next = u->prev = NULL;
+    list_count(p, -1);
+    return ABT_SUCCESS;
+}
+
+#endif

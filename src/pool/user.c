@@ -1,0 +1,442 @@
+/*
+ * User-defined pools, in both of Argobots' interfaces:
+ *
+ *  - the 1.1+ one: ABT_pool_user_def_create(create_unit, free_unit, is_empty,
+ *    pop, push) plus optional callbacks set one by one; pops return threads;
+ *  - the legacy one: a `struct ABT_pool_def` filled in by the user and passed
+ *    by address to ABT_pool_create; pops return units.
+ *
+ * Both become a bb_pool whose operation table calls the user's code. A
+ * definition made by ABT_pool_user_def_create starts with a magic number, which
+ * is how ABT_pool_create tells it from a legacy definition (whose first member
+ * is an ABT_pool_access, a small number).
+ *
+ * A work unit gets a unit from a user pool when it is associated with that
+ * pool (bb_unit_set_pool), keeps it while it goes in and out of the pool, and
+ * gives it back when it moves to another pool or is freed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_time.h"
+
+#define USER_DEF_MAGIC 0x62627564u /* "bbud"; no ABT_pool_access is this large */
+
+struct bb_pool_user {
+    uint32_t magic;
+    bool legacy;
+    /* 1.1+ interface */
+    ABT_pool_user_create_unit_fn create_unit;
+    ABT_pool_user_free_unit_fn free_unit;
+    ABT_pool_user_is_empty_fn is_empty;
+    ABT_pool_user_pop_fn pop;
+    ABT_pool_user_push_fn push;
+    ABT_pool_user_init_fn init;
+    ABT_pool_user_free_fn free;
+    ABT_pool_user_get_size_fn get_size;
+    ABT_pool_user_pop_wait_fn pop_wait;
+    ABT_pool_user_pop_many_fn pop_many;
+    ABT_pool_user_push_many_fn push_many;
+    ABT_pool_user_print_all_fn print_all;
+    /* legacy interface */
+    ABT_pool_def old;
+};
+
+static ABT_pool handle_of(bb_pool *p)
+{
+    return bb_pool_handle(p);
+}
+
+/* ---- units -------------------------------------------------------------- */
+
+static ABT_unit make_user_unit(bb_pool *p, bb_unit *u)
+{
+    const bb_pool_user *d = p->user;
+    if (d->legacy)
+        return d->old.u_create_from_thread(bb_unit_handle(u));
+    return d->create_unit(handle_of(p), bb_unit_handle(u));
+}
+
+void bb_unit_drop_user_unit(bb_unit *u)
+{
+    if (!(u->flags & BB_UNIT_HAS_USER_UNIT))
+        return;
+    bb_pool *p = u->unit_pool;
+    ABT_unit unit = u->user_unit;
+    bb_unit_map_remove(unit);
+    u->flags &= ~(uint32_t)BB_UNIT_HAS_USER_UNIT;
+    u->unit_pool = NULL;
+    u->user_unit = ABT_UNIT_NULL;
+    if (p->user->legacy) {
+        if (p->user->old.u_free)
+            p->user->old.u_free(&unit);
+    } else {
+        p->user->free_unit(handle_of(p), unit);
+    }
+}
+
+/* Associate `u` with `pool`; a user pool makes its unit now, so that a later
+ * push cannot fail. */
+int bb_unit_set_pool(bb_unit *u, bb_pool *pool)
+{
+    if (u->flags & BB_UNIT_HAS_USER_UNIT) {
+        if (u->unit_pool == pool) {
+            u->pool = pool;
+            return ABT_SUCCESS;
+        }
+        bb_unit_drop_user_unit(u);
+    }
+    if (pool->user) {
+        ABT_unit unit = make_user_unit(pool, u);
+        if (unit == ABT_UNIT_NULL)
+            return ABT_ERR_OTHER;
+        u->user_unit = unit;
+        u->unit_pool = pool;
+        u->flags |= BB_UNIT_HAS_USER_UNIT;
+        bb_unit_map_insert(unit, u);
+    }
+    u->pool = pool;
+    return ABT_SUCCESS;
+}
+
+/* The unit to hand to `p`'s callbacks for `u`. Association normally made it
+ * already; a push straight into another pool (the caller checked for errors
+ * where it could) makes it here. */
+static ABT_unit unit_for(bb_pool *p, bb_unit *u)
+{
+    if (!(u->flags & BB_UNIT_HAS_USER_UNIT) || u->unit_pool != p) {
+        bb_pool *keep = u->pool;
+        if (bb_unit_set_pool(u, p) != ABT_SUCCESS) {
+            fprintf(stderr, "bobbin: a user pool's create-unit callback failed during a push\n");
+            abort();
+        }
+        u->pool = keep;
+    }
+    return u->user_unit;
+}
+
+/* ---- waking sleepers ------------------------------------------------------ */
+
+/* The user's push ran outside our lock: a full barrier orders it before the
+ * look at the sleeper list (pairs with bb_pool_add_sleeper). */
+static void wake_after_user_push(bb_pool *p)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (bb_load_relaxed(&p->sleepers))
+        bb_pool_wake_one(p);
+}
+
+/* ---- the 1.1+ interface ---------------------------------------------------- */
+
+static void new_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    p->user->push(handle_of(p), unit_for(p, u), ctx);
+    wake_after_user_push(p);
+}
+
+static bb_unit *new_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    return bb_unit_of(p->user->pop(handle_of(p), ctx));
+}
+
+static bool new_is_empty(bb_pool *p)
+{
+    return p->user->is_empty(handle_of(p)) != ABT_FALSE;
+}
+
+static size_t new_size(bb_pool *p)
+{
+    return p->user->get_size(handle_of(p));
+}
+
+static bb_unit *new_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
+{
+    return bb_unit_of(p->user->pop_wait(handle_of(p), secs, ctx));
+}
+
+struct visit {
+    void (*fn)(void *, bb_unit *);
+    void *arg;
+};
+
+static void visit_thread(void *arg, ABT_thread thread)
+{
+    struct visit *v = arg;
+    v->fn(v->arg, bb_unit_of(thread));
+}
+
+static void new_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
+{
+    struct visit v = {fn, arg};
+    p->user->print_all(handle_of(p), &v, visit_thread);
+}
+
+static void new_destroy(bb_pool *p)
+{
+    if (p->user->free)
+        p->user->free(handle_of(p));
+}
+
+static size_t new_pop_many(bb_pool *p, bb_unit **out, size_t max, bb_pool_ctx ctx)
+{
+    if (!p->user->pop_many) {
+        size_t n = 0;
+        while (n < max && (out[n] = new_pop(p, ctx)) != NULL)
+            n++;
+        return n;
+    }
+    ABT_thread batch[64];
+    size_t total = 0;
+    while (total < max) {
+        size_t want = max - total < 64 ? max - total : 64, got = 0;
+        p->user->pop_many(handle_of(p), batch, want, &got, ctx);
+        for (size_t i = 0; i < got; i++)
+            out[total + i] = bb_unit_of(batch[i]);
+        total += got;
+        if (got < want)
+            break;
+    }
+    return total;
+}
+
+static void new_push_many(bb_pool *p, bb_unit *const *units, size_t n, bb_pool_ctx ctx)
+{
+    if (!p->user->push_many || n == 0) {
+        for (size_t i = 0; i < n; i++)
+            p->user->push(handle_of(p), unit_for(p, units[i]), ctx);
+    } else {
+        ABT_unit batch[64];
+        for (size_t done = 0; done < n;) {
+            size_t k = n - done < 64 ? n - done : 64;
+            for (size_t i = 0; i < k; i++)
+                batch[i] = unit_for(p, units[done + i]);
+            p->user->push_many(handle_of(p), batch, k, ctx);
+            done += k;
+        }
+    }
+    wake_after_user_push(p);
+}
+
+static const bb_pool_ops new_ops = {.push = new_push,
+                                    .pop = new_pop,
+                                    .is_empty = new_is_empty,
+                                    .size = new_size,
+                                    .remove = NULL,
+                                    .pop_wait = new_pop_wait,
+                                    .for_each = new_for_each,
+                                    .pop_many = new_pop_many,
+                                    .push_many = new_push_many,
+                                    .destroy = new_destroy};
+
+/* ---- the legacy interface ------------------------------------------------ */
+
+static bb_unit *thread_of_legacy_unit(bb_pool *p, ABT_unit unit)
+{
+    if (unit == ABT_UNIT_NULL)
+        return NULL;
+    if (p->user->old.u_get_thread)
+        return bb_unit_of(p->user->old.u_get_thread(unit));
+    return bb_unit_from_handle(unit);
+}
+
+static void old_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    p->user->old.p_push(handle_of(p), unit_for(p, u));
+    wake_after_user_push(p);
+}
+
+static bb_unit *old_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    return thread_of_legacy_unit(p, p->user->old.p_pop(handle_of(p)));
+}
+
+static size_t old_size(bb_pool *p)
+{
+    return p->user->old.p_get_size(handle_of(p));
+}
+
+static bool old_is_empty(bb_pool *p)
+{
+    return old_size(p) == 0;
+}
+
+static int old_remove(bb_pool *p, bb_unit *u)
+{
+    if (!(u->flags & BB_UNIT_HAS_USER_UNIT) || u->unit_pool != p)
+        return ABT_ERR_POOL;
+    return p->user->old.p_remove(handle_of(p), u->user_unit);
+}
+
+static bb_unit *old_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    double abstime = bb_wtime() + secs; /* the legacy callback takes a deadline */
+    return thread_of_legacy_unit(p, p->user->old.p_pop_timedwait(handle_of(p), abstime));
+}
+
+struct visit_legacy {
+    bb_pool *pool;
+    struct visit v;
+};
+
+static void visit_unit(void *arg, ABT_unit unit)
+{
+    struct visit_legacy *vl = arg;
+    bb_unit *u = thread_of_legacy_unit(vl->pool, unit);
+    if (u)
+        vl->v.fn(vl->v.arg, u);
+}
+
+static void old_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
+{
+    struct visit_legacy vl = {p, {fn, arg}};
+    p->user->old.p_print_all(handle_of(p), &vl, visit_unit);
+}
+
+static void old_destroy(bb_pool *p)
+{
+    if (p->user->old.p_free)
+        p->user->old.p_free(handle_of(p));
+}
+
+static const bb_pool_ops old_ops = {.push = old_push,
+                                    .pop = old_pop,
+                                    .is_empty = old_is_empty,
+                                    .size = old_size,
+                                    .remove = old_remove,
+                                    .pop_wait = old_pop_wait,
+                                    .for_each = old_for_each,
+                                    .destroy = old_destroy};
+
+/* ---- creation --------------------------------------------------------------- */
+
+static uint32_t caps_of(const bb_pool_user *d)
+{
+    uint32_t caps = BB_POOL_WAKES_SLEEPERS;
+    if (d->legacy) {
+        caps |= BB_POOL_CAN_SIZE;
+        caps |= d->old.p_remove ? BB_POOL_CAN_REMOVE : 0;
+        caps |= d->old.p_pop_timedwait ? BB_POOL_CAN_POP_WAIT : 0;
+        caps |= d->old.p_print_all ? BB_POOL_CAN_PRINT : 0;
+    } else {
+        caps |= d->get_size ? BB_POOL_CAN_SIZE : 0;
+        caps |= d->pop_wait ? BB_POOL_CAN_POP_WAIT : 0;
+        caps |= d->print_all ? BB_POOL_CAN_PRINT : 0;
+    }
+    return caps;
+}
+
+static bool legacy_def_is_complete(const ABT_pool_def *d)
+{
+    return d->u_create_from_thread && d->u_free && d->p_get_size && d->p_push && d->p_pop;
+}
+
+/* Read the user's definition into a copy the pool keeps. */
+static int read_def(ABT_pool_user_def def, bb_pool_user *copy)
+{
+    const bb_pool_user *mine = (const bb_pool_user *)(const void *)def;
+    if (mine->magic == USER_DEF_MAGIC) {
+        *copy = *mine;
+        return ABT_SUCCESS;
+    }
+    const ABT_pool_def *old = (const ABT_pool_def *)def;
+    if (!bb_pool_access_is_valid(old->access))
+        return ABT_ERR_INV_POOL_ACCESS;
+    if (!legacy_def_is_complete(old))
+        return ABT_ERR_INV_POOL_USER_DEF;
+    *copy = (bb_pool_user){.magic = USER_DEF_MAGIC, .legacy = true, .old = *old};
+    return ABT_SUCCESS;
+}
+
+int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool **out)
+{
+    bb_pool_user *d = malloc(sizeof(*d));
+    if (!d)
+        return ABT_ERR_MEM;
+    int err = read_def(def, d);
+    if (err != ABT_SUCCESS) {
+        free(d);
+        return err;
+    }
+    int access = d->legacy ? d->old.access : ABT_POOL_ACCESS_MPMC;
+    bb_pool *p = bb_pool_alloc(d->legacy ? &old_ops : &new_ops, caps_of(d), BB_POOL_KIND_USER,
+                               access, bb_pool_config_automatic(config, false));
+    if (!p) {
+        free(d);
+        return ABT_ERR_MEM;
+    }
+    p->user = d;
+    ABT_pool_init_fn init = d->legacy ? d->old.p_init : d->init;
+    err = init ? init(handle_of(p), config) : ABT_SUCCESS;
+    if (err != ABT_SUCCESS) {
+        bb_pool_free_memory(p); /* init failed: the user's free must not run */
+        return err;
+    }
+    *out = p;
+    return ABT_SUCCESS;
+}
+
+void bb_pool_user_free(bb_pool_user *d)
+{
+    free(d);
+}
+
+/* ---- public API: definitions ------------------------------------------------ */
+
+static bb_pool_user *user_def_of(ABT_pool_user_def def)
+{
+    return (bb_pool_user *)(void *)def;
+}
+
+int ABT_pool_user_def_create(ABT_pool_user_create_unit_fn p_create_unit,
+                             ABT_pool_user_free_unit_fn p_free_unit,
+                             ABT_pool_user_is_empty_fn p_is_empty, ABT_pool_user_pop_fn p_pop,
+                             ABT_pool_user_push_fn p_push, ABT_pool_user_def *newdef)
+{
+    if (!newdef)
+        return ABT_ERR_INV_ARG;
+    *newdef = ABT_POOL_USER_DEF_NULL;
+    if (!p_create_unit || !p_free_unit || !p_is_empty || !p_pop || !p_push)
+        return ABT_ERR_INV_ARG;
+    bb_pool_user *d = calloc(1, sizeof(*d));
+    if (!d)
+        return ABT_ERR_MEM;
+    d->magic = USER_DEF_MAGIC;
+    d->create_unit = p_create_unit;
+    d->free_unit = p_free_unit;
+    d->is_empty = p_is_empty;
+    d->pop = p_pop;
+    d->push = p_push;
+    *newdef = (ABT_pool_user_def)(void *)d;
+    return ABT_SUCCESS;
+}
+
+int ABT_pool_user_def_free(ABT_pool_user_def *def)
+{
+    if (!def || *def == ABT_POOL_USER_DEF_NULL)
+        return ABT_ERR_INV_POOL_USER_DEF;
+    free(user_def_of(*def));
+    *def = ABT_POOL_USER_DEF_NULL;
+    return ABT_SUCCESS;
+}
+
+#define USER_DEF_SETTER(name, type, field)                                                 \
+    int ABT_pool_user_def_set_##name(ABT_pool_user_def def, type fn)                       \
+    {                                                                                      \
+        if (def == ABT_POOL_USER_DEF_NULL)                                                 \
+            return ABT_ERR_INV_POOL_USER_DEF;                                              \
+        user_def_of(def)->field = fn;                                                      \
+        return ABT_SUCCESS;                                                                \
+    }
+
+USER_DEF_SETTER(init, ABT_pool_user_init_fn, init)
+USER_DEF_SETTER(free, ABT_pool_user_free_fn, free)
+USER_DEF_SETTER(get_size, ABT_pool_user_get_size_fn, get_size)
+USER_DEF_SETTER(pop_wait, ABT_pool_user_pop_wait_fn, pop_wait)
+USER_DEF_SETTER(pop_many, ABT_pool_user_pop_many_fn, pop_many)
+USER_DEF_SETTER(push_many, ABT_pool_user_push_many_fn, push_many)
+USER_DEF_SETTER(print_all, ABT_pool_user_print_all_fn, print_all)

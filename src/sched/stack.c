@@ -1,0 +1,47 @@
+/*
+ * Stacked schedulers: ABT_pool_add_sched puts a scheduler into a pool as a
+ * ULT of its own. Whichever scheduler pops it runs its loop; the units it
+ * runs return to it, and it returns to its parent (the scheduler that popped
+ * it) every `event_freq` rounds (bb_sched_check_events) and for good once its
+ * pools are drained or it is asked to stop.
+ */
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_xstream.h"
+
+static void stacked_sched_main(void *arg)
+{
+    bb_sched *s = arg;
+    s->unit = bb_self_unit();
+    s->run(bb_sched_handle(s));
+    s->unit = NULL;
+    s->used = BB_SCHED_UNUSED;
+    bb_store_relaxed(&s->request, 0u);
+    if (s->automatic)
+        bb_sched_destroy(s);
+}
+
+int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    if (sched == ABT_SCHED_NULL)
+        return ABT_ERR_INV_SCHED;
+    bb_sched *s = bb_sched_of(sched);
+    if (s->used != BB_SCHED_UNUSED)
+        return ABT_ERR_INV_SCHED;
+    bb_unit_spec spec = {.is_ult = true, .stacksize = bb_rt.config.sched_stacksize,
+                         .defer_push = true};
+    bb_unit *u;
+    int err = bb_unit_create(bb_pool_of(pool), stacked_sched_main, s, &spec, &u);
+    if (err != ABT_SUCCESS)
+        return err;
+    u->flags |= BB_UNIT_SCHED;
+    s->used = BB_SCHED_IN_POOL;
+    s->unit = u;
+    bb_pool_push(bb_pool_of(pool), u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,186 @@
+/*
+ * Migration: moving a work unit to another pool, hence possibly another ES.
+ *
+ * A unit waiting in a pool is taken out and pushed into the target at once.
+ * A unit that cannot be taken out now (it runs, or it is blocked) gets a
+ * request: the next time it becomes ready (it yields, or it is woken), it
+ * enters the target pool instead of its own (switch.c, pool_to_enter). The
+ * caller migrating itself simply yields into the target. In every case the
+ * unit's migration callback runs once, when the move happens, before the
+ * unit runs in its new place.
+ */
+#include "bb_caller.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_unit.h"
+#include "bb_xstream.h"
+
+static void moved(bb_unit *u)
+{
+    if (u->migrate_cb)
+        u->migrate_cb(bb_unit_handle(u), u->migrate_cb_arg);
+}
+
+/* Runs where the unit becomes ready; the request was posted by
+ * post_request, which wrote `migrate_to` before setting the bit. */
+void bb_unit_apply_migration(bb_unit *u)
+{
+    uint32_t req = __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
+    if (!(req & BB_REQ_MIGRATE))
+        return;
+    bb_pool *to = bb_load_relaxed(&u->migrate_to);
+    if (to != u->pool && bb_unit_set_pool(u, to) == ABT_SUCCESS)
+        moved(u);
+}
+
+static void post_request(bb_unit *u, bb_pool *to)
+{
+    bb_store_relaxed(&u->migrate_to, to);
+    bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_MIGRATE);
+}
+
+static bool take_out_of_pool(bb_unit *u)
+{
+    bb_pool *from = u->pool;
+    return bb_unit_state(u) == ABT_THREAD_STATE_READY && from &&
+           bb_pool_can(from, BB_POOL_CAN_REMOVE) && from->ops->remove(from, u) == ABT_SUCCESS;
+}
+
+int bb_unit_migrate(bb_unit *u, bb_pool *to)
+{
+    bb_unit *self = bb_self_unit();
+    if (u == self) {
+        if (!bb_unit_is_ult(u))
+            return ABT_ERR_MIGRATION_NA; /* a running tasklet cannot leave its ES */
+        int err = bb_unit_set_pool(u, to);
+        if (err != ABT_SUCCESS)
+            return err;
+        moved(u);
+        bb_ult_yield(u); /* requeued into the new pool */
+        return ABT_SUCCESS;
+    }
+    if (take_out_of_pool(u)) {
+        int err = bb_unit_set_pool(u, to);
+        if (err == ABT_SUCCESS)
+            moved(u);
+        bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+        return err;
+    }
+    if (!bb_unit_is_ult(u))
+        return ABT_ERR_MIGRATION_NA; /* running: it will finish where it is */
+    post_request(u, to);
+    return ABT_SUCCESS;
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+/* Checks common to every migration call: the unit may move at all. */
+static int check_migratable(ABT_thread thread, bb_unit **out)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    if (bb_unit_is_terminated(u))
+        return ABT_ERR_INV_THREAD;
+    if (!(bb_load_relaxed(&u->flags) & BB_UNIT_MIGRATABLE))
+        return ABT_ERR_INV_THREAD; /* as Argobots: primary, schedulers, opted out */
+    *out = u;
+    return ABT_SUCCESS;
+}
+
+static bool xstream_is_running(bb_xstream *es)
+{
+    return es->is_primary || bb_load_acquire(&es->state) == ABT_XSTREAM_STATE_RUNNING;
+}
+
+int ABT_thread_migrate_to_pool(ABT_thread thread, ABT_pool pool)
+{
+    bb_unit *u;
+    int err = check_migratable(thread, &u);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    if (bb_pool_of(pool) == u->pool)
+        return ABT_ERR_MIGRATION_TARGET; /* already there */
+    return bb_unit_migrate(u, bb_pool_of(pool));
+}
+
+static bool sched_has_pool(bb_sched *s, bb_pool *pool)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i] == pool)
+            return true;
+    return false;
+}
+
+/* Into the scheduler's migration pool, unless the unit is in one of its pools
+ * already. */
+static int migrate_to_sched(bb_unit *u, bb_sched *s)
+{
+    bb_pool *to = bb_sched_migration_pool(s);
+    if (!to || sched_has_pool(s, u->pool))
+        return ABT_ERR_MIGRATION_TARGET;
+    return bb_unit_migrate(u, to);
+}
+
+int ABT_thread_migrate_to_sched(ABT_thread thread, ABT_sched sched)
+{
+    bb_unit *u;
+    int err = check_migratable(thread, &u);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (sched == ABT_SCHED_NULL)
+        return ABT_ERR_INV_SCHED;
+    return migrate_to_sched(u, bb_sched_of(sched));
+}
+
+static int migrate_to_xstream(bb_unit *u, bb_xstream *es)
+{
+    if (!xstream_is_running(es))
+        return ABT_ERR_INV_XSTREAM; /* nothing would ever run it there */
+    return migrate_to_sched(u, es->main_sched);
+}
+
+int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream)
+{
+    bb_unit *u;
+    int err = check_migratable(thread, &u);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    return migrate_to_xstream(u, bb_xstream_of(xstream));
+}
+
+/* Some running ES other than the unit's, the next one by rank after it, so
+ * that repeated calls spread units around. */
+static bb_xstream *pick_other_xstream(bb_unit *u)
+{
+    bb_xstream *pick = NULL;
+    pthread_mutex_lock(&bb_rt.lock);
+    int start = u->xstream ? bb_load_relaxed(&u->xstream->rank) : 0;
+    for (int i = 1; i <= bb_rt.xstreams_cap && !pick; i++) {
+        bb_xstream *es = bb_rt.xstreams[(start + i) % bb_rt.xstreams_cap];
+        if (es && es != u->xstream && xstream_is_running(es) &&
+            !sched_has_pool(es->main_sched, u->pool))
+            pick = es;
+    }
+    pthread_mutex_unlock(&bb_rt.lock);
+    return pick;
+}
+
+int ABT_thread_migrate(ABT_thread thread)
+{
+    bb_unit *u;
+    int err = check_migratable(thread, &u);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_xstream *es = pick_other_xstream(u);
+    if (!es)
+        return ABT_ERR_MIGRATION_NA; /* no other ES to go to */
+    return migrate_to_xstream(u, es);
+}
