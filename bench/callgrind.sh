@@ -85,3 +85,13 @@ case_ "deviation" "N=4096, D=1.0, per ULT" 688.3 "1.0 4096 10" "1.0 4096 20" dev
 case_ "memory" "N live ULTs (4096 vs 8192), create + free, per ULT" "" "4096" "8192" memory
 case_ "multi-ES fork-join" "E=1, N=256, per ULT" "" "1 20 256" "1 40 256" multi_es
 case_ "multi-ES fork-join" "E=2, N=256, per ULT (both ESs)" "" "2 20 256" "2 40 256" multi_es
+# The same shapes through user-defined pools (user_pool.c); the predefined
+# pool's rows repeat fork_join priv / yield N=2 under this program.
+for p_ in predef new legacy; do
+    ref=; [ $p_ = predef ] && ref=506.5
+    case_ "user-pool fork-join" "N=256, pool $p_, per ULT" "$ref" "fork_join $p_ 256 20" "fork_join $p_ 256 40" user_pool
+done
+for p_ in predef new legacy; do
+    ref=; [ $p_ = predef ] && ref=180.6
+    case_ "user-pool yield" "2 ULTs, pool $p_, per yield" "$ref" "yield $p_ 2000" "yield $p_ 4000" user_pool
+done

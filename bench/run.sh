@@ -2,12 +2,13 @@
 # Wall-time benchmarks: runs every workload RUNS (5) times and prints a
 # Markdown table of the median, min and max of what the programs report
 # (ns per operation, timed inside each program with clock_gettime after a
-# warm-up round; peak RSS in MiB for "memory").
+# warm-up round; peak RSS in MiB for "memory"; CPU time, wake-ups and
+# latencies for "idle").
 #
 #   bench/run.sh [BUILD_DIR]     BUILD_DIR defaults to ../build next to this
 #                                script; the programs are in BUILD_DIR/bench
 #                                (or in BUILD_DIR itself). Builds nothing.
-# Takes about 30 s on a 2-core machine.
+# Takes about 45 s on a 2-core machine (idle alone: ~20 s).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +34,7 @@ stats() {
 
 # case WORKLOAD PARAMS ROWS -- PROGRAM ARGS...
 #   ROWS: space-separated KEY[:SUFFIX[:UNIT]], one table row per entry
+#   ("_" in SUFFIX stands for a space)
 case_() {
     local workload=$1 params=$2 rows=$3
     shift 4
@@ -53,7 +55,7 @@ case_() {
         [ -n "$suffix" ] && p="$params, ${suffix//_/ }"
         local s
         s=$(for o in "${outs[@]}"; do field "$key" "$o"; done | stats)
-        [ -n "$unit" ] && s=$(sed "s/\([0-9.]\+\)/\1 $unit/g" <<<"$s")
+        [ -n "$unit" ] && s=$(sed "s|\([0-9.]\+\)|\1 $unit|g" <<<"$s")
         echo "| $workload | $p | $s |"
     done
 }
@@ -80,3 +82,12 @@ done
 case_ "memory" "65536 live ULTs, 16 KiB stacks" "rss_mib:peak_RSS:MiB ns_per_op:create+free_ns/ULT" -- memory 65536
 case_ "multi-ES fork-join" "E=1, N=256, per ULT per ES" ns_per_op -- multi_es 1 8192 256
 case_ "multi-ES fork-join" "E=2, N=256, per ULT per ES" "ns_min:fastest_ES ns_max:slowest_ES" -- multi_es 2 8192 256
+for p in predef new legacy; do
+    case_ "user-pool fork-join" "N=256, pool $p, per ULT" ns_per_op -- user_pool fork_join $p 256 8192
+done
+for p in predef new legacy; do
+    case_ "user-pool yield" "2 ULTs, pool $p, per yield" ns_per_op -- user_pool yield $p 1048576
+done
+case_ "idle" "2 ESs, BASIC_WAIT over FIFO_WAIT" \
+    "cpu_us_per_s:CPU_time:us/s wakeups_per_s:wake-ups_of_the_ES_threads:/s wake_us_median:wake-up_latency,_median:us wake_us_p99:wake-up_latency,_p99:us join_us_median:join_of_an_idle_ES,_median:us join_us_max:join_of_an_idle_ES,_max:us" \
+    -- idle

@@ -587,18 +587,6 @@ typedef void (*ABT_tool_task_callback_fn)(ABT_task, ABT_xstream,
                                           ABT_tool_context context,
                                           void *user_arg);
 
-/* Per-pool policy for the scheduler built by ABT_sched_create_reg(). */
-typedef struct {
-    int priority;              /* lower value is preferred; >= 0 */
-    int min_successes;         /* pops before re-checking other pools */
-    int max_successes;         /* pops before this pool is timed out */
-    int ready_at;              /* event count at which the pool is ready */
-    int fail_timeout;          /* events to skip after an empty pop */
-    int success_timeout;       /* events to skip after max_successes */
-    double ready_at_wt;        /* wall time at which the pool is ready */
-    double fail_timeout_wt;    /* seconds to skip after an empty pop */
-    double success_timeout_wt; /* seconds to skip after max_successes */
-} ABT_sched_policy;
 
 /* ------------------------------------------------------------------------ */
 /* Routines                                                                 */
@@ -667,10 +655,6 @@ ABT_API_PUBLIC int ABT_sched_create_basic(ABT_sched_predef predef,
                                           int num_pools, ABT_pool *pools,
                                           ABT_sched_config config,
                                           ABT_sched *newsched);
-ABT_API_PUBLIC void ABT_sched_create_reg(int num_pools, ABT_pool *pools,
-                                         int num_policies,
-                                         ABT_sched_policy *policies,
-                                         ABT_sched *newsched);
 ABT_API_PUBLIC int ABT_sched_free(ABT_sched *sched);
 ABT_API_PUBLIC int ABT_sched_set_data(ABT_sched sched, void *data);
 ABT_API_PUBLIC int ABT_sched_get_data(ABT_sched sched, void **data);

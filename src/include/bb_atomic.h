@@ -4,6 +4,7 @@
 #ifndef BB_ATOMIC_H
 #define BB_ATOMIC_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,11 +32,17 @@ static inline bool bb_spin_trylock(bb_spinlock *l)
            !__atomic_exchange_n(&l->locked, 1u, __ATOMIC_ACQUIRE);
 }
 
+/* Waiting for the holder: it may have been preempted (more ESs than CPUs,
+ * or a woken thread took its CPU), so after a while give it the CPU. */
 static inline void bb_spin_lock(bb_spinlock *l)
 {
     while (!bb_spin_trylock(l))
-        while (bb_load_relaxed(&l->locked))
-            bb_cpu_relax();
+        for (unsigned spins = 0; bb_load_relaxed(&l->locked); spins++) {
+            if (spins < 256)
+                bb_cpu_relax();
+            else
+                sched_yield();
+        }
 }
 
 static inline void bb_spin_unlock(bb_spinlock *l)

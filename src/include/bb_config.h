@@ -39,6 +39,10 @@
  * sched_yield(), so that oversubscribed machines still make progress. */
 #define BB_IDLE_SPINS_BEFORE_OS_YIELD 64
 
+/* How many free ULTs (descriptor and stack) an ES keeps when it goes to
+ * sleep; the rest of its cache goes to the shared depot for busy ESs. */
+#define BB_IDLE_CACHE_KEEP 16
+
 /* Guard pages split a mapping in two, and the kernel caps the number of
  * mappings (vm.max_map_count, 65530 by default). Stacks stop getting guard
  * pages once guarded stacks would use more than this share of the cap. */

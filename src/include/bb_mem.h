@@ -107,6 +107,7 @@ static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
 
 /* *flags receives BB_UNIT_CACHED_STACK / BB_UNIT_GUARDED_STACK. */
 int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags);
+void bb_mem_cache_lend(bb_mem_cache *cache);
 void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t flags);
 
 #endif

@@ -60,7 +60,8 @@ typedef struct bb_pool_sleeper {
     struct bb_pool_sleeper *next;
     struct bb_pool_sleeper *prev;
     bb_bell *bell;
-    bool linked;
+    bool linked;               /* under the pool's lock */
+    uint32_t ringing;          /* a pusher unlinked it and is ringing its bell; atomic */
 } bb_pool_sleeper;
 
 typedef struct bb_pool_user bb_pool_user; /* callbacks of a user pool, user.c */
@@ -105,9 +106,10 @@ static inline void bb_pool_push(bb_pool *pool, bb_unit *u, bb_pool_ctx ctx)
     pool->ops->push(pool, u, ctx);
 }
 
+/* A scheduler's ordinary pop. */
 static inline bb_unit *bb_pool_pop(bb_pool *pool)
 {
-    return pool->ops->pop(pool, ABT_POOL_CONTEXT_OWNER_PRIMARY);
+    return pool->ops->pop(pool, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 static inline bool bb_pool_is_empty(bb_pool *pool)
@@ -152,7 +154,8 @@ void bb_pool_free_memory(bb_pool *pool);
 /* Sleeping, sleep.c. */
 void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell);
 void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s);
-void bb_pool_wake_one_locked(bb_pool *pool);
+bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool);
+void bb_pool_ring_sleeper(bb_pool_sleeper *s);
 void bb_pool_wake_one(bb_pool *pool);
 bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx);
 
@@ -162,12 +165,11 @@ bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx);
 #define BB_UNIT_BUILTIN_BIT ((uintptr_t)1)
 ABT_unit bb_unit_to_handle(bb_unit *u);
 bb_unit *bb_unit_from_handle(ABT_unit unit);
-void bb_unit_map_insert(ABT_unit unit, bb_unit *u);
-void bb_unit_map_remove(ABT_unit unit);
 bb_unit *bb_unit_map_find(ABT_unit unit);
 
 /* User-defined pools, user.c. */
 int bb_unit_set_pool(bb_unit *u, bb_pool *pool);
+int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool);
 void bb_unit_drop_user_unit(bb_unit *u);
 int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool **out);
 void bb_pool_user_free(bb_pool_user *def);

@@ -127,12 +127,11 @@ static uint32_t depot_limit(uint32_t per_es_limit)
     return per_es_limit * BB_DEPOT_FACTOR;
 }
 
-/* Take half of a full cache into the depot; what the depot cannot hold is
+/* Move `n` items of a cache into the depot; what the depot cannot hold is
  * returned to the system by `release`. */
-static void spill(bb_free_item **head, uint32_t *count, free_list *to, uint32_t limit,
-                  void (*release)(bb_free_item *))
+static void move_to_depot(bb_free_item **head, uint32_t *count, uint32_t n, free_list *to,
+                          uint32_t limit, void (*release)(bb_free_item *))
 {
-    uint32_t n = *count / 2;
     bb_free_item *excess = NULL;
     uint32_t num_excess = 0;
 
@@ -144,6 +143,13 @@ static void spill(bb_free_item **head, uint32_t *count, free_list *to, uint32_t 
     list_move(head, count, &excess, &num_excess, n - kept);
     while (excess)
         release(list_pop(&excess, &num_excess));
+}
+
+/* Take half of a full cache into the depot. */
+static void spill(bb_free_item **head, uint32_t *count, free_list *to, uint32_t limit,
+                  void (*release)(bb_free_item *))
+{
+    move_to_depot(head, count, *count / 2, to, limit, release);
 }
 
 static void refill(bb_free_item **head, uint32_t *count, free_list *from, uint32_t limit)
@@ -337,6 +343,18 @@ int bb_mem_init(void)
     depot.max_guarded = max_maps * BB_GUARD_MAP_SHARE_NUM / BB_GUARD_MAP_SHARE_DEN / 2;
     depot.num_guarded = 0;
     return ABT_SUCCESS;
+}
+
+/* An ES about to sleep keeps a few ULTs' memory and lends the rest to the
+ * others through the depot. This matters when one ES creates ULTs and
+ * another frees them: without it, the creator would map fresh stacks while
+ * the other ES hoards the free ones. */
+void bb_mem_cache_lend(bb_mem_cache *cache)
+{
+    uint32_t limit = bb_rt.config.mem_max_stacks;
+    if (cache->num_ults > BB_IDLE_CACHE_KEEP)
+        move_to_depot(&cache->ults, &cache->num_ults, cache->num_ults - BB_IDLE_CACHE_KEEP,
+                      &depot.ults, limit, release_ult_item);
 }
 
 void bb_mem_cache_flush(bb_mem_cache *cache)

@@ -82,13 +82,23 @@ static int private_remove(bb_pool *p, bb_unit *u)
 
 /* ---- shared: any number of ESs, one spinlock ---- */
 
+/* Out of line: only a push into a pool with a sleeper gets here. */
+static __attribute__((noinline)) void unlock_and_wake(bb_pool *p)
+{
+    bb_pool_sleeper *s = bb_pool_take_sleeper_locked(p);
+    bb_spin_unlock(&p->lock);
+    bb_pool_ring_sleeper(s);
+}
+
 static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     (void)ctx;
     bb_spin_lock(&p->lock);
     list_push_tail(p, u);
-    if (p->sleepers)
-        bb_pool_wake_one_locked(p);
+    if (p->sleepers) {
+        unlock_and_wake(p);
+        return;
+    }
     bb_spin_unlock(&p->lock);
 }
 
@@ -107,8 +117,10 @@ static void deque_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     bb_spin_lock(&p->lock);
     deque_private_push(p, u, ctx);
-    if (p->sleepers)
-        bb_pool_wake_one_locked(p);
+    if (p->sleepers) {
+        unlock_and_wake(p);
+        return;
+    }
     bb_spin_unlock(&p->lock);
 }
 

@@ -12,6 +12,11 @@
  * One push wakes one sleeper: with hundreds of ESs asleep on a shared pool, a
  * unit should not wake them all. A woken scheduler tries all its pools before
  * sleeping again, so a unit is never left behind while its taker sleeps.
+ *
+ * The ring (a system call) happens after the pusher has released the pool's
+ * lock: the woken thread often lands on the pusher's CPU at once, and must not
+ * find the lock still held. The node is marked `ringing` meanwhile, and its
+ * owner does not leave (its bell may live on its stack) until the ring is over.
  */
 #include <sched.h>
 #include <time.h>
@@ -21,6 +26,7 @@
 void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell)
 {
     s->bell = bell;
+    s->ringing = 0;
     s->prev = NULL;
     bb_spin_lock(&pool->lock);
     s->next = pool->sleepers;
@@ -50,25 +56,42 @@ void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s)
     if (s->linked)
         unlink_sleeper(pool, s);
     bb_spin_unlock(&pool->lock);
+    /* A pusher that unlinked us may still be ringing our bell. It is in the
+     * middle of a system call, possibly preempted by us: give it the CPU. */
+    for (unsigned spins = 0; bb_load_acquire(&s->ringing); spins++) {
+        if (spins < 64)
+            bb_cpu_relax();
+        else
+            sched_yield();
+    }
 }
 
-/* The ring happens under the lock: once a sleeper has unlinked itself (or
- * seen itself unlinked) under that lock, nobody touches its bell again, so
- * the bell may live on the sleeper's stack. */
-void bb_pool_wake_one_locked(bb_pool *pool)
+/* Under the pool's lock: unlink the first sleeper, if any, and mark it as
+ * being rung. The caller rings it with bb_pool_ring_sleeper once it has
+ * released the lock. */
+bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
 {
     bb_pool_sleeper *s = pool->sleepers;
-    if (!s)
-        return;
-    unlink_sleeper(pool, s);
+    if (s) {
+        unlink_sleeper(pool, s);
+        bb_store_relaxed(&s->ringing, 1u);
+    }
+    return s;
+}
+
+void bb_pool_ring_sleeper(bb_pool_sleeper *s)
+{
     bb_bell_ring(s->bell);
+    bb_store_release(&s->ringing, 0u); /* the node and its bell are its owner's again */
 }
 
 void bb_pool_wake_one(bb_pool *pool)
 {
     bb_spin_lock(&pool->lock);
-    bb_pool_wake_one_locked(pool);
+    bb_pool_sleeper *s = bb_pool_take_sleeper_locked(pool);
     bb_spin_unlock(&pool->lock);
+    if (s)
+        bb_pool_ring_sleeper(s);
 }
 
 static double now_seconds(void)

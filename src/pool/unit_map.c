@@ -12,47 +12,13 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_xstream.h"
+#include "unit_map.h"
 
-#define MAP_BUCKETS 4096 /* a power of two */
-
-static struct map_bucket {
-    bb_spinlock lock;
-    bb_unit *chain;
-} unit_map[MAP_BUCKETS];
-
-static struct map_bucket *bucket_of(ABT_unit unit)
-{
-    uint64_t h = (uint64_t)(uintptr_t)unit * 0x9e3779b97f4a7c15ull; /* Fibonacci hashing */
-    return &unit_map[h >> (64 - 12)];
-}
-
-_Static_assert(MAP_BUCKETS == 1 << 12, "bucket_of takes the top 12 bits");
-
-void bb_unit_map_insert(ABT_unit unit, bb_unit *u)
-{
-    struct map_bucket *b = bucket_of(unit);
-    bb_spin_lock(&b->lock);
-    u->map_next = b->chain;
-    b->chain = u;
-    bb_spin_unlock(&b->lock);
-}
-
-void bb_unit_map_remove(ABT_unit unit)
-{
-    struct map_bucket *b = bucket_of(unit);
-    bb_spin_lock(&b->lock);
-    for (bb_unit **link = &b->chain; *link; link = &(*link)->map_next) {
-        if ((*link)->user_unit == unit) {
-            *link = (*link)->map_next;
-            break;
-        }
-    }
-    bb_spin_unlock(&b->lock);
-}
+bb_unit_map_bucket bb_unit_map[1u << BB_UNIT_MAP_BITS];
 
 bb_unit *bb_unit_map_find(ABT_unit unit)
 {
-    struct map_bucket *b = bucket_of(unit);
+    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
     bb_spin_lock(&b->lock);
     bb_unit *u = b->chain;
     while (u && u->user_unit != unit)

@@ -21,6 +21,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_time.h"
+#include "unit_map.h"
 
 #define USER_DEF_MAGIC 0x62627564u /* "bbud"; no ABT_pool_access is this large */
 
@@ -77,52 +78,72 @@ void bb_unit_drop_user_unit(bb_unit *u)
     }
 }
 
-/* Associate `u` with `pool`; a user pool makes its unit now, so that a later
- * push cannot fail. */
+/* Associate `u` with the user pool `pool`: the pool makes its unit now, so
+ * that a later push cannot fail. A unit of another user pool is given back
+ * only once the new one exists, so that a failure leaves `u` as it was. */
+int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
+{
+    ABT_unit unit = make_user_unit(pool, u);
+    if (unit == ABT_UNIT_NULL)
+        return ABT_ERR_OTHER;
+    bb_unit_drop_user_unit(u);
+    u->user_unit = unit;
+    u->unit_pool = pool;
+    u->flags |= BB_UNIT_HAS_USER_UNIT;
+    bb_unit_map_insert(unit, u);
+    u->pool = pool;
+    return ABT_SUCCESS;
+}
+
+/* Associate `u` with `pool`, giving back the unit of its previous user pool
+ * and making one for the new one if needed. */
 int bb_unit_set_pool(bb_unit *u, bb_pool *pool)
 {
-    if (u->flags & BB_UNIT_HAS_USER_UNIT) {
-        if (u->unit_pool == pool) {
-            u->pool = pool;
-            return ABT_SUCCESS;
-        }
-        bb_unit_drop_user_unit(u);
-    }
     if (pool->user) {
-        ABT_unit unit = make_user_unit(pool, u);
-        if (unit == ABT_UNIT_NULL)
-            return ABT_ERR_OTHER;
-        u->user_unit = unit;
-        u->unit_pool = pool;
-        u->flags |= BB_UNIT_HAS_USER_UNIT;
-        bb_unit_map_insert(unit, u);
+        if (!((u->flags & BB_UNIT_HAS_USER_UNIT) && u->unit_pool == pool))
+            return bb_unit_attach_user_unit(u, pool);
+    } else {
+        bb_unit_drop_user_unit(u);
     }
     u->pool = pool;
     return ABT_SUCCESS;
 }
 
-/* The unit to hand to `p`'s callbacks for `u`. Association normally made it
- * already; a push straight into another pool (the caller checked for errors
- * where it could) makes it here. */
-static ABT_unit unit_for(bb_pool *p, bb_unit *u)
+static bool has_unit_of(const bb_unit *u, const bb_pool *p)
 {
-    if (!(u->flags & BB_UNIT_HAS_USER_UNIT) || u->unit_pool != p) {
-        bb_pool *keep = u->pool;
-        if (bb_unit_set_pool(u, p) != ABT_SUCCESS) {
-            fprintf(stderr, "bobbin: a user pool's create-unit callback failed during a push\n");
-            abort();
-        }
-        u->pool = keep;
+    return (u->flags & BB_UNIT_HAS_USER_UNIT) && u->unit_pool == p;
+}
+
+/* Make `p`'s unit for `u`, which is pushed into `p` without having been
+ * associated with it first (callers associate where they can still report
+ * an error; there is no way back from here). */
+static __attribute__((noinline)) ABT_unit make_unit_for_push(bb_pool *p, bb_unit *u)
+{
+    bb_pool *keep = u->pool;
+    if (bb_unit_set_pool(u, p) != ABT_SUCCESS) {
+        fprintf(stderr, "bobbin: a user pool's create-unit callback failed during a push\n");
+        abort();
     }
+    u->pool = keep;
     return u->user_unit;
+}
+
+static inline ABT_unit unit_for(bb_pool *p, bb_unit *u)
+{
+    if (__builtin_expect(has_unit_of(u, p), 1))
+        return u->user_unit;
+    return make_unit_for_push(p, u);
 }
 
 /* ---- waking sleepers ------------------------------------------------------ */
 
 /* The user's push ran outside our lock: a full barrier orders it before the
- * look at the sleeper list (pairs with bb_pool_add_sleeper). */
-static void wake_after_user_push(bb_pool *p)
+ * look at the sleeper list (pairs with bb_pool_add_sleeper). A private pool
+ * has no sleepers to wake (nobody else may push to it). */
+static inline void wake_after_user_push(bb_pool *p)
 {
+    if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS))
+        return;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (bb_load_relaxed(&p->sleepers))
         bb_pool_wake_one(p);
@@ -316,13 +337,16 @@ static const bb_pool_ops old_ops = {.push = old_push,
 
 static uint32_t caps_of(const bb_pool_user *d)
 {
-    uint32_t caps = BB_POOL_WAKES_SLEEPERS;
+    uint32_t caps = 0;
     if (d->legacy) {
+        if (d->old.access != ABT_POOL_ACCESS_PRIV)
+            caps |= BB_POOL_WAKES_SLEEPERS;
         caps |= BB_POOL_CAN_SIZE;
         caps |= d->old.p_remove ? BB_POOL_CAN_REMOVE : 0;
         caps |= d->old.p_pop_timedwait ? BB_POOL_CAN_POP_WAIT : 0;
         caps |= d->old.p_print_all ? BB_POOL_CAN_PRINT : 0;
     } else {
+        caps |= BB_POOL_WAKES_SLEEPERS; /* new-style pools are MPMC */
         caps |= d->get_size ? BB_POOL_CAN_SIZE : 0;
         caps |= d->pop_wait ? BB_POOL_CAN_POP_WAIT : 0;
         caps |= d->print_all ? BB_POOL_CAN_PRINT : 0;

@@ -98,6 +98,7 @@ static void sleep_until_work(bb_sched *s, unsigned *idle_rounds)
         back_off(s, idle_rounds);
         return;
     }
+    bb_mem_cache_lend(bb_self_mem_cache());
     bb_pool_sleeper nodes[s->num_pools > 0 ? s->num_pools : 1];
     uint32_t seen = bb_bell_peek(&s->bell);
     for (int i = 0; i < s->num_pools; i++)
@@ -119,7 +120,9 @@ static void pass_on_wakeups(bb_sched *s)
     }
 }
 
-static void run_loop(bb_sched *s, pick_fn pick, idle_fn idle)
+/* Inlined into each loop below, so that `pick` and `idle` are direct calls. */
+static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn pick,
+                                                          idle_fn idle)
 {
     unsigned rounds = 0, idle_rounds = 0;
     for (;;) {

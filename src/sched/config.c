@@ -166,8 +166,14 @@ int ABT_sched_config_set(ABT_sched_config config, int idx, ABT_sched_config_type
 {
     if (config == ABT_SCHED_CONFIG_NULL)
         return ABT_ERR_INV_SCHED_CONFIG;
+    if (!val) { /* no value: forget the variable */
+        entry *e = find(config, idx);
+        if (e)
+            *e = config->entries[--config->n];
+        return ABT_SUCCESS;
+    }
     size_t size = value_size(type);
-    if (size == 0 || !val)
+    if (size == 0)
         return ABT_ERR_INV_ARG;
     value v = {0};
     memcpy(&v, val, size);

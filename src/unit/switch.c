@@ -22,12 +22,26 @@
 /* ---- where a unit goes when it becomes ready ----------------------------- */
 
 /* A migration asked for while the unit could not be moved (it was running or
- * blocked) happens when it next becomes ready. */
-static bb_pool *pool_to_enter(bb_unit *u)
+ * blocked) happens when it next becomes ready. Kept out of line and reached
+ * by a tail call, so that the common path builds no stack frame. */
+static inline bool has_pending_migration(bb_unit *u)
 {
-    if (__builtin_expect(bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE, 0))
-        bb_unit_apply_migration(u);
-    return u->pool;
+    return __builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0);
+}
+
+static __attribute__((noinline)) void push_migrating(bb_unit *u, bb_pool_ctx ctx)
+{
+    bb_unit_apply_migration(u);
+    bb_pool_push(u->pool, u, ctx);
+}
+
+static inline void push_ready(bb_unit *u, bb_pool_ctx ctx)
+{
+    if (has_pending_migration(u)) {
+        push_migrating(u, ctx);
+        return;
+    }
+    bb_pool_push(u->pool, u, ctx);
 }
 
 /* ---- callbacks, run on the next context ---------------------------------- */
@@ -36,7 +50,7 @@ static void requeue_yielded(void *arg)
 {
     bb_unit *u = arg;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    bb_pool_push(pool_to_enter(u), u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
 static void finish_exited(void *arg)
@@ -190,5 +204,5 @@ void bb_unit_make_ready(bb_unit *u)
 {
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool_add_blocked(u->pool, -1);
-    bb_pool_push(pool_to_enter(u), u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+    push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
 }

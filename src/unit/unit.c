@@ -102,7 +102,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
                      (spec->is_ult ? BB_UNIT_ULT : 0);
     init_fields(u, pool, func, arg, flags);
     if (pool->user) {
-        int err = bb_unit_set_pool(u, pool); /* the user pool makes its unit */
+        int err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
         if (err != ABT_SUCCESS) {
             bb_unit_release(u);
             return err;

@@ -25,11 +25,21 @@ __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
 
 /* ---- running --------------------------------------------------------------- */
 
-/* Run `u`, just taken from `pool`, which becomes its associated pool. */
+static __attribute__((noinline)) void run_from_other_pool(bb_xstream *es, bb_unit *u,
+                                                           bb_pool *pool)
+{
+    (void)bb_unit_set_pool(u, pool); /* a user pool failing keeps the old one */
+    bb_unit_run(es, u);
+}
+
+/* Run `u`, just taken from `pool`, which becomes its associated pool. The
+ * rare re-association is a tail call away, keeping this a plain jump. */
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
 {
-    if (__builtin_expect(u->pool != pool, 0))
-        (void)bb_unit_set_pool(u, pool); /* a user pool failing keeps the old one */
+    if (__builtin_expect(u->pool != pool, 0)) {
+        run_from_other_pool(es, u, pool);
+        return;
+    }
     bb_unit_run(es, u);
 }
 

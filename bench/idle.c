@@ -1,0 +1,224 @@
+/*
+ * Idle behaviour of sleeping execution streams (PEERS.md "Synchronization
+ * and idle behaviour": idle CPU, wake-up; and the join of an idle ES).
+ *
+ *   idle [quick]
+ *     quick  a 0.25 s window, 40 wake-ups, 5 joins, for quick checks
+ *            (default: a 1 s window, 200 wake-ups, 20 joins)
+ *
+ * Setup: 2 secondary ESs, each created with ABT_xstream_create_basic(
+ * ABT_SCHED_BASIC_WAIT) over its own ABT_POOL_FIFO_WAIT pool (MPMC,
+ * automatic), with nothing to run. The main ULT stays on the primary ES.
+ *
+ *  a. idle CPU: after 100 ms of settling, the main ULT sleeps for the window
+ *     in nanosleep; getrusage(RUSAGE_SELF) before and after gives the
+ *     process's CPU time (user + sys) and context switches (ru_nvcsw +
+ *     ru_nivcsw), both per second of the window. "wake-ups" are the process's
+ *     switches minus the main thread's own (getrusage(RUSAGE_THREAD), Linux),
+ *     i.e. those of the ESs' threads: an ES that sleeps with a timeout shows
+ *     its timer rate (Argobots: 10 per second per ES), an ES that sleeps
+ *     until there is work shows 0. The raw process count is printed too.
+ *  b. wake-up latency: the same two ESs, asleep. TRIALS times, the main ULT
+ *     sleeps 5 ms (so the ES falls asleep again), reads the clock (t0) and
+ *     creates an unnamed ULT into one ES's pool, alternating between the
+ *     two; the ULT reads the clock first thing (t1). The main ULT waits for
+ *     it, looking every 20 us in between nanosleeps. Two untimed trials (one
+ *     per ES) first. Reported: median and p99 of t1 - t0 in us.
+ *  c. join: JOINS times, a fresh ES (BASIC_WAIT over FIFO_WAIT, as above)
+ *     idles 50 ms, then the main ULT times ABT_xstream_join; ABT_xstream_free
+ *     follows, untimed. The two ESs of a and b are freed before. Reported:
+ *     median and max in ms (Argobots: up to its 100 ms pool timeout).
+ *
+ * Prints a small table, then one key=value line (for run.sh; CPU time and
+ * join times there in us).
+ */
+#define _GNU_SOURCE /* RUSAGE_THREAD; nanosleep and clock_gettime under -std=c11 */
+#include <errno.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+
+#include "bench_util.h"
+
+#define NUM_ES 2
+#define SETTLE_NS 100000000L    /* 100 ms before the idle window */
+#define GAP_NS 5000000L         /* 5 ms before each wake-up */
+#define POLL_NS 20000L          /* 20 us between looks at the flag */
+#define POLL_LIMIT_NS 5e9       /* a ULT that has not run after 5 s: failure */
+#define JOIN_IDLE_NS 50000000L  /* 50 ms of idling before each join */
+#define WARMUP 2                /* untimed wake-ups, one per ES */
+
+static void sleep_ns(long ns)
+{
+    struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static void create_waiting_es(ABT_pool *pool, ABT_xstream *es)
+{
+    CHECK(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_TRUE, pool));
+    CHECK(ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 1, pool, ABT_SCHED_CONFIG_NULL, es));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile pct (1..100) of v[0..n-1], n > 0; sorts v. */
+static double percentile(double *v, long n, long pct)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    long rank = (pct * n + 99) / 100; /* ceil(pct / 100 * n) */
+    return v[rank < 1 ? 0 : rank - 1];
+}
+
+static double cpu_ms(const struct rusage *ru)
+{
+    return (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+           (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+}
+
+static long switches(const struct rusage *ru)
+{
+    return ru->ru_nvcsw + ru->ru_nivcsw;
+}
+
+/* a. CPU (ms) and context switches per second while the ESs idle. */
+typedef struct {
+    double cpu_ms_per_s, wakeups_per_s, ctxsw_per_s;
+} idle_result_t;
+
+static idle_result_t measure_idle(long window_ns)
+{
+    struct rusage self0, self1, main0 = { 0 }, main1 = { 0 };
+    getrusage(RUSAGE_SELF, &self0);
+#ifdef RUSAGE_THREAD
+    getrusage(RUSAGE_THREAD, &main0);
+#endif
+    double t0 = now_ns();
+    sleep_ns(window_ns);
+    double secs = (now_ns() - t0) / 1e9;
+    getrusage(RUSAGE_SELF, &self1);
+#ifdef RUSAGE_THREAD
+    getrusage(RUSAGE_THREAD, &main1);
+#endif
+    long all = switches(&self1) - switches(&self0);
+    long main_thread = switches(&main1) - switches(&main0);
+    idle_result_t r;
+    r.cpu_ms_per_s = (cpu_ms(&self1) - cpu_ms(&self0)) / secs;
+    r.ctxsw_per_s = (double)all / secs;
+    r.wakeups_per_s = (double)(all - main_thread) / secs;
+    return r;
+}
+
+/* b. Where a woken ULT leaves its first clock reading. */
+typedef struct {
+    double t1;
+    atomic_int done;
+} wake_slot_t;
+
+static wake_slot_t slot;
+
+static void wake_body(void *arg)
+{
+    wake_slot_t *s = arg;
+    s->t1 = now_ns();
+    atomic_store_explicit(&s->done, 1, memory_order_release);
+}
+
+/* One wake-up of the ES serving `pool`: ns from before ABT_thread_create to
+ * the new ULT's first clock reading. */
+static double wake_once(ABT_pool pool)
+{
+    sleep_ns(GAP_NS);
+    atomic_store_explicit(&slot.done, 0, memory_order_relaxed);
+    double t0 = now_ns();
+    CHECK(ABT_thread_create(pool, wake_body, &slot, ABT_THREAD_ATTR_NULL, NULL));
+    while (!atomic_load_explicit(&slot.done, memory_order_acquire)) {
+        if (now_ns() - t0 > POLL_LIMIT_NS) {
+            fprintf(stderr, "idle: a ULT created into a sleeping ES did not run within 5 s\n");
+            exit(1);
+        }
+        sleep_ns(POLL_NS);
+    }
+    return slot.t1 - t0;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    if (argc > 2 || (argc > 1 && !quick)) {
+        fprintf(stderr, "usage: %s [quick]\n", argv[0]);
+        return 2;
+    }
+    long window_ns = quick ? 250000000L : 1000000000L;
+    long trials = quick ? 40 : 200;
+    long joins = quick ? 5 : 20;
+
+    CHECK(ABT_init(0, NULL));
+    ABT_pool pools[NUM_ES];
+    ABT_xstream es[NUM_ES];
+    for (int e = 0; e < NUM_ES; e++)
+        create_waiting_es(&pools[e], &es[e]);
+
+    /* a. idle CPU */
+    sleep_ns(SETTLE_NS);
+    idle_result_t idle = measure_idle(window_ns);
+
+    /* b. wake-up latency, alternating between the two ESs */
+    double *lat_us = malloc((size_t)trials * sizeof(*lat_us));
+    for (long i = -WARMUP; i < trials; i++) {
+        double ns = wake_once(pools[(i + WARMUP) % NUM_ES]);
+        if (i >= 0)
+            lat_us[i] = ns / 1e3;
+    }
+    double wake_median = percentile(lat_us, trials, 50);
+    double wake_p99 = percentile(lat_us, trials, 99);
+
+    for (int e = 0; e < NUM_ES; e++) {
+        CHECK(ABT_xstream_join(es[e]));
+        CHECK(ABT_xstream_free(&es[e]));
+    }
+
+    /* c. join of an idle waiting ES */
+    double *join_ms = malloc((size_t)joins * sizeof(*join_ms));
+    for (long j = 0; j < joins; j++) {
+        ABT_pool pool;
+        ABT_xstream x;
+        create_waiting_es(&pool, &x);
+        sleep_ns(JOIN_IDLE_NS);
+        double t0 = now_ns();
+        CHECK(ABT_xstream_join(x));
+        join_ms[j] = (now_ns() - t0) / 1e6;
+        CHECK(ABT_xstream_free(&x));
+    }
+    double join_median = percentile(join_ms, joins, 50);
+    double join_max = join_ms[joins - 1]; /* sorted by percentile() */
+
+    CHECK(ABT_finalize());
+
+    printf("| idle: %d ESs, ABT_SCHED_BASIC_WAIT over ABT_POOL_FIFO_WAIT | value |\n", NUM_ES);
+    printf("|---|---|\n");
+    printf("| idle CPU of the process (user + sys), %.2f s window | %.3f ms per s |\n",
+           (double)window_ns / 1e9, idle.cpu_ms_per_s);
+    printf("| wake-ups: context switches of the %d ES threads | %.1f per s |\n", NUM_ES,
+           idle.wakeups_per_s);
+    printf("| context switches of the whole process | %.1f per s |\n", idle.ctxsw_per_s);
+    printf("| wake-up latency, create -> first clock read, median / p99 of %ld | "
+           "%.1f / %.1f us |\n",
+           trials, wake_median, wake_p99);
+    printf("| ABT_xstream_join of an ES idle for 50 ms, median / max of %ld | %.3f / %.3f ms |\n",
+           joins, join_median, join_max);
+    /* In us, so that run.sh's one decimal keeps what a sleeping ES shows. */
+    printf("idle es=%d window_s=%.2f trials=%ld joins=%ld cpu_us_per_s=%.1f wakeups_per_s=%.1f "
+           "ctxsw_per_s=%.1f wake_us_median=%.1f wake_us_p99=%.1f join_us_median=%.1f "
+           "join_us_max=%.1f\n",
+           NUM_ES, (double)window_ns / 1e9, trials, joins, idle.cpu_ms_per_s * 1e3,
+           idle.wakeups_per_s, idle.ctxsw_per_s, wake_median, wake_p99, join_median * 1e3,
+           join_max * 1e3);
+    free(lat_us);
+    free(join_ms);
+    return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * The map from a user pool's ABT_unit back to its work unit (see
+ * unit_map.c). Insert and remove sit on the create and free path of every
+ * unit of a user pool, so they are inline: a hash, a spinlock, two stores.
+ */
+#ifndef BB_UNIT_MAP_H
+#define BB_UNIT_MAP_H
+
+#include "bb_pool.h"
+
+#define BB_UNIT_MAP_BITS 12
+
+typedef struct bb_unit_map_bucket {
+    bb_spinlock lock;
+    bb_unit *chain; /* through bb_unit.map_next */
+} bb_unit_map_bucket;
+
+extern bb_unit_map_bucket bb_unit_map[1u << BB_UNIT_MAP_BITS];
+
+static inline bb_unit_map_bucket *bb_unit_map_bucket_of(ABT_unit unit)
+{
+    uint64_t h = (uint64_t)(uintptr_t)unit * 0x9e3779b97f4a7c15ull; /* Fibonacci hashing */
+    return &bb_unit_map[h >> (64 - BB_UNIT_MAP_BITS)];
+}
+
+static inline void bb_unit_map_insert(ABT_unit unit, bb_unit *u)
+{
+    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
+    bb_spin_lock(&b->lock);
+    u->map_next = b->chain;
+    b->chain = u;
+    bb_spin_unlock(&b->lock);
+}
+
+static inline void bb_unit_map_remove(ABT_unit unit)
+{
+    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
+    bb_spin_lock(&b->lock);
+    bb_unit **link = &b->chain;
+    while (*link && (*link)->user_unit != unit)
+        link = &(*link)->map_next;
+    if (*link)
+        *link = (*link)->map_next;
+    bb_spin_unlock(&b->lock);
+}
+
+#endif
