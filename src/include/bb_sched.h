@@ -46,7 +46,7 @@ struct bb_sched {
     int num_pools;
     bb_pool **pools;
     uint32_t request;          /* bb_sched_requests; atomic */
-    int used;                  /* bb_sched_use */
+    int used;                  /* bb_sched_use; atomic (bb_sched_claim) */
     bool automatic;            /* freed with the ES (or the pool slot) that uses it */
     int event_freq;
     bb_xstream *xstream;       /* ES it is the main scheduler of */
@@ -55,6 +55,27 @@ struct bb_sched {
     bb_bell bell;              /* rung by requests, so that a sleeping loop sees them */
     uint64_t random;           /* RANDWS: state of the victim picker */
 };
+
+/* Take an unused scheduler for `use` (MAIN or IN_POOL); false if somebody
+ * uses it already. Atomic: two ESs may race for one scheduler. */
+static inline bool bb_sched_claim(bb_sched *s, int use)
+{
+    int expected = BB_SCHED_UNUSED;
+    return __atomic_compare_exchange_n(&s->used, &expected, use, false, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
+
+/* Give a scheduler up; the last thing done with it, since the user may free
+ * or reuse it as soon as it reads UNUSED. */
+static inline void bb_sched_unclaim(bb_sched *s)
+{
+    __atomic_store_n(&s->used, BB_SCHED_UNUSED, __ATOMIC_RELEASE);
+}
+
+static inline bool bb_sched_is_used(bb_sched *s)
+{
+    return __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) != BB_SCHED_UNUSED;
+}
 
 static inline bb_sched *bb_sched_of(ABT_sched handle)
 {

@@ -272,7 +272,7 @@ int ABT_sched_free(ABT_sched *sched)
     if (!sched || *sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched *s = bb_sched_of(*sched);
-    if (s->used != BB_SCHED_UNUSED)
+    if (bb_sched_is_used(s))
         return ABT_ERR_SCHED;
     bb_sched_destroy(s);
     *sched = ABT_SCHED_NULL;

@@ -16,10 +16,11 @@ static void stacked_sched_main(void *arg)
     s->unit = bb_self_unit();
     s->run(bb_sched_handle(s));
     s->unit = NULL;
-    s->used = BB_SCHED_UNUSED;
     bb_store_relaxed(&s->request, 0u);
     if (s->automatic)
-        bb_sched_destroy(s);
+        bb_sched_destroy(s); /* nobody else may free an automatic scheduler */
+    else
+        bb_sched_unclaim(s);
 }
 
 int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
@@ -31,16 +32,17 @@ int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
     if (sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched *s = bb_sched_of(sched);
-    if (s->used != BB_SCHED_UNUSED)
+    if (!bb_sched_claim(s, BB_SCHED_IN_POOL))
         return ABT_ERR_INV_SCHED;
     bb_unit_spec spec = {.is_ult = true, .stacksize = bb_rt.config.sched_stacksize,
                          .defer_push = true};
     bb_unit *u;
     int err = bb_unit_create(bb_pool_of(pool), stacked_sched_main, s, &spec, &u);
-    if (err != ABT_SUCCESS)
+    if (err != ABT_SUCCESS) {
+        bb_sched_unclaim(s);
         return err;
+    }
     u->flags |= BB_UNIT_SCHED;
-    s->used = BB_SCHED_IN_POOL;
     s->unit = u;
     bb_pool_push(bb_pool_of(pool), u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;

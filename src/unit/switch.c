@@ -98,14 +98,34 @@ static void wait_until_saved(bb_unit *u)
 }
 
 /* Scheduler side: run `u` on `es` until it yields, blocks or finishes. */
+/* A unit about to run has a request: a cancel ends it, a migration moves it
+ * into its target pool instead of running it here (that is how a unit
+ * waiting in a pool without a remove operation migrates). Returns whether
+ * the unit should still run. */
+static __attribute__((noinline)) bool serve_requests(bb_unit *u)
+{
+    uint32_t req = bb_load_relaxed(&u->requests);
+    if (req & BB_REQ_CANCEL) {
+        bb_unit_terminate(u);
+        return false;
+    }
+    if (req & BB_REQ_MIGRATE) {
+        bb_pool *before = u->pool;
+        bb_unit_apply_migration(u);
+        if (u->pool != before) {
+            bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+            return false;
+        }
+    }
+    return true;
+}
+
 void bb_unit_run(bb_xstream *es, bb_unit *u)
 {
     bb_unit *sched_unit = es->current;
 
-    if (bb_load_relaxed(&u->requests) & BB_REQ_CANCEL) {
-        bb_unit_terminate(u);
+    if (__builtin_expect(bb_load_relaxed(&u->requests) != 0, 0) && !serve_requests(u))
         return;
-    }
     u->xstream = es;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     es->current = u;

@@ -45,11 +45,12 @@ void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
 
 static void retire_sched(bb_sched *s)
 {
-    s->used = BB_SCHED_UNUSED;
     s->xstream = NULL;
     bb_store_relaxed(&s->request, 0u);
     if (s->automatic)
         bb_sched_destroy(s);
+    else
+        bb_sched_unclaim(s); /* last: the user may free it from now on */
 }
 
 /* Run the main scheduler until it stops for good. A scheduler replaced by
@@ -139,8 +140,7 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
         return err;
     }
     bb_xstream_init_binding(es);
-    es->main_sched = s;
-    s->used = BB_SCHED_MAIN;
+    es->main_sched = s; /* the caller claimed it */
     s->xstream = es;
     s->unit = es->sched_unit;
     *out = es;
@@ -169,7 +169,6 @@ static int create_secondary(bb_sched *s, int rank, ABT_xstream *newxstream)
     err = start_thread(es);
     if (err != ABT_SUCCESS) {
         es->main_sched = NULL; /* the caller keeps its scheduler */
-        s->used = BB_SCHED_UNUSED;
         s->xstream = NULL;
         bb_xstream_table_remove(es);
         bb_unit_release(es->sched_unit);
@@ -187,6 +186,7 @@ int bb_xstream_create_primary(bb_xstream **out)
     if (err != ABT_SUCCESS)
         return err;
     bb_xstream *es;
+    (void)bb_sched_claim(s, BB_SCHED_MAIN); /* new: nobody else has it */
     err = new_xstream(s, 0, bb_rt.config.sched_stacksize, primary_sched_main, &es);
     if (err != ABT_SUCCESS) {
         bb_sched_destroy(s);
@@ -265,12 +265,18 @@ void bb_xstream_free_secondaries(void)
 
 /* ---- public API: life cycle ------------------------------------------------ */
 
-static int check_sched_for_new_xstream(ABT_sched sched, bb_sched **out)
+/* The scheduler a new ES will run, claimed for it. */
+static int claim_sched_for_new_xstream(ABT_sched sched, bb_sched **out)
 {
-    if (sched == ABT_SCHED_NULL)
-        return bb_sched_create_default(out);
-    bb_sched *s = bb_sched_of(sched);
-    if (s->used != BB_SCHED_UNUSED)
+    bb_sched *s;
+    if (sched == ABT_SCHED_NULL) {
+        int err = bb_sched_create_default(&s);
+        if (err != ABT_SUCCESS)
+            return err;
+    } else {
+        s = bb_sched_of(sched);
+    }
+    if (!bb_sched_claim(s, BB_SCHED_MAIN))
         return ABT_ERR_INV_SCHED;
     *out = s;
     return ABT_SUCCESS;
@@ -284,12 +290,15 @@ static int create_with_rank(ABT_sched sched, int rank, ABT_xstream *newxstream)
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
     bb_sched *s;
-    int err = check_sched_for_new_xstream(sched, &s);
+    int err = claim_sched_for_new_xstream(sched, &s);
     if (err != ABT_SUCCESS)
         return err;
     err = create_secondary(s, rank, newxstream);
-    if (err != ABT_SUCCESS && sched == ABT_SCHED_NULL)
-        bb_sched_destroy(s);
+    if (err != ABT_SUCCESS) {
+        bb_sched_unclaim(s);
+        if (sched == ABT_SCHED_NULL)
+            bb_sched_destroy(s);
+    }
     return err;
 }
 
@@ -568,8 +577,8 @@ static int check_sched_replacer(bb_xstream *es, bb_unit **self)
     return ABT_SUCCESS;
 }
 
-/* Install `s` as the main scheduler of `es`; the caller passed
- * check_sched_replacer. On a running ES the caller moves into the new
+/* Install `s`, claimed by the caller, as the main scheduler of `es`; the
+ * caller passed check_sched_replacer. On a running ES the caller moves into the new
  * scheduler's first pool, so there must be one. */
 static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
 {
@@ -582,7 +591,6 @@ static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
             return err;
     }
     bb_sched *old = es->main_sched;
-    s->used = BB_SCHED_MAIN;
     s->xstream = es;
     es->main_sched = s;
     if (!running_here) {
@@ -621,12 +629,15 @@ int ABT_xstream_set_main_sched(ABT_xstream xstream, ABT_sched sched)
             return err;
     } else {
         s = bb_sched_of(sched);
-        if (s->used != BB_SCHED_UNUSED)
-            return ABT_ERR_INV_SCHED;
     }
+    if (!bb_sched_claim(s, BB_SCHED_MAIN))
+        return ABT_ERR_INV_SCHED;
     err = replace_main_sched(es, self, s);
-    if (err != ABT_SUCCESS && sched == ABT_SCHED_NULL)
-        bb_sched_destroy(s);
+    if (err != ABT_SUCCESS) {
+        bb_sched_unclaim(s);
+        if (sched == ABT_SCHED_NULL)
+            bb_sched_destroy(s);
+    }
     return err;
 }
 
@@ -649,8 +660,12 @@ int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef prede
     err = ABT_sched_create_basic(predef, num_pools, pools, ABT_SCHED_CONFIG_NULL, &sched);
     if (err != ABT_SUCCESS)
         return err;
-    err = replace_main_sched(es, self, bb_sched_of(sched));
-    if (err != ABT_SUCCESS)
-        bb_sched_destroy(bb_sched_of(sched));
+    bb_sched *s = bb_sched_of(sched);
+    (void)bb_sched_claim(s, BB_SCHED_MAIN); /* new: nobody else has it */
+    err = replace_main_sched(es, self, s);
+    if (err != ABT_SUCCESS) {
+        bb_sched_unclaim(s);
+        bb_sched_destroy(s);
+    }
     return err;
 }
