@@ -61,7 +61,7 @@ typedef struct bb_pool_sleeper {
     struct bb_pool_sleeper *prev;
     bb_bell *bell;
     bool linked;               /* under the pool's lock */
-    uint32_t ringing;          /* a pusher unlinked it and is ringing its bell; atomic */
+    uint32_t ringing;          /* pushers that unlinked it and are ringing its bell; atomic */
 } bb_pool_sleeper;
 
 typedef struct bb_pool_user bb_pool_user; /* callbacks of a user pool, user.c */

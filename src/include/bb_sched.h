@@ -53,6 +53,7 @@ struct bb_sched {
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */
     bb_bell bell;              /* rung by requests, so that a sleeping loop sees them */
+    struct bb_pool_sleeper *sleepers; /* BASIC_WAIT: one node per pool, made at first sleep */
     uint64_t random;           /* RANDWS: state of the victim picker */
 };
 

@@ -23,17 +23,21 @@
 
 #include "bb_pool.h"
 
+/* Link `s` (if it is not linked still) so that the next push rings `bell`.
+ * A node a pusher is still ringing may be linked again: the pusher touches
+ * only `ringing` and the bell from then on. */
 void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell)
 {
-    s->bell = bell;
-    s->ringing = 0;
-    s->prev = NULL;
     bb_spin_lock(&pool->lock);
-    s->next = pool->sleepers;
-    if (s->next)
-        s->next->prev = s;
-    pool->sleepers = s;
-    s->linked = true;
+    if (!s->linked) {
+        s->bell = bell;
+        s->prev = NULL;
+        s->next = pool->sleepers;
+        if (s->next)
+            s->next->prev = s;
+        pool->sleepers = s;
+        s->linked = true;
+    }
     bb_spin_unlock(&pool->lock);
     /* Pair with the barrier after a user pool's push (user.c). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -74,7 +78,7 @@ bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
     bb_pool_sleeper *s = pool->sleepers;
     if (s) {
         unlink_sleeper(pool, s);
-        bb_store_relaxed(&s->ringing, 1u);
+        bb_fetch_add_relaxed(&s->ringing, 1u); /* a count: the node may be rung again */
     }
     return s;
 }
@@ -82,7 +86,8 @@ bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
 void bb_pool_ring_sleeper(bb_pool_sleeper *s)
 {
     bb_bell_ring(s->bell);
-    bb_store_release(&s->ringing, 0u); /* the node and its bell are its owner's again */
+    /* Once no ring is in progress, the node and its bell are its owner's. */
+    __atomic_fetch_sub(&s->ringing, 1u, __ATOMIC_RELEASE);
 }
 
 void bb_pool_wake_one(bb_pool *pool)
@@ -117,7 +122,7 @@ bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx)
             continue;
         }
         bb_bell bell = {0, 0};
-        bb_pool_sleeper node;
+        bb_pool_sleeper node = {0};
         bb_pool_add_sleeper(pool, &node, &bell);
         if (pool->ops->is_empty(pool))
             bb_bell_wait(&bell, 0, left);

@@ -13,6 +13,7 @@
  *                         timer.
  */
 #include <sched.h>
+#include <stdlib.h>
 
 #include "bb_pool.h"
 #include "bb_sched.h"
@@ -91,31 +92,42 @@ static bool all_pools_empty(bb_sched *s)
 }
 
 /* Register with every pool, look once more, sleep; see src/pool/sleep.c for
- * why no wake-up is lost. */
+ * why no wake-up is lost. The registrations stay when the scheduler wakes up:
+ * it goes straight back to work, and the first push into each pool takes its
+ * node out again. That keeps the lock of the pool that woke it, and any wait
+ * for its pusher, off the wake-up path. */
 static void sleep_until_work(bb_sched *s, unsigned *idle_rounds)
 {
     if (!can_sleep(s)) {
         back_off(s, idle_rounds);
         return;
     }
+    if (!s->sleepers && s->num_pools > 0) {
+        s->sleepers = calloc((size_t)s->num_pools, sizeof(*s->sleepers));
+        if (!s->sleepers) {
+            back_off(s, idle_rounds); /* no memory to sleep with: poll */
+            return;
+        }
+    }
     bb_mem_cache_lend(bb_self_mem_cache());
-    bb_pool_sleeper nodes[s->num_pools > 0 ? s->num_pools : 1];
-    uint32_t seen = bb_bell_peek(&s->bell);
     for (int i = 0; i < s->num_pools; i++)
-        bb_pool_add_sleeper(s->pools[i], &nodes[i], &s->bell);
+        bb_pool_add_sleeper(s->pools[i], &s->sleepers[i], &s->bell);
+    uint32_t seen = bb_bell_peek(&s->bell);
     if (all_pools_empty(s) && !bb_sched_has_to_stop(s))
         bb_bell_wait(&s->bell, seen, -1);
-    for (int i = 0; i < s->num_pools; i++)
-        bb_pool_remove_sleeper(s->pools[i], &nodes[i]);
 }
 
-/* A scheduler that stops with work left (EXIT) may have been the one a push
- * woke: pass the wake-up on to whoever else sleeps on those pools. */
-static void pass_on_wakeups(bb_sched *s)
+/* A scheduler that stops takes its sleeper nodes out of its pools, and if it
+ * stops with work left (EXIT) it may have been the one a push woke: it passes
+ * the wake-up on to whoever else sleeps on those pools. */
+static void stop_sleeping(bb_sched *s)
 {
+    if (!s->sleepers)
+        return;
     for (int i = 0; i < s->num_pools; i++) {
         bb_pool *p = s->pools[i];
-        if (bb_pool_can(p, BB_POOL_WAKES_SLEEPERS) && !bb_pool_is_empty(p))
+        bb_pool_remove_sleeper(p, &s->sleepers[i]);
+        if (!bb_pool_is_empty(p))
             bb_pool_wake_one(p);
     }
 }
@@ -141,7 +153,7 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
                 idle(s, &idle_rounds);
         }
     }
-    pass_on_wakeups(s);
+    stop_sleeping(s);
 }
 
 void bb_sched_basic_run(ABT_sched handle)

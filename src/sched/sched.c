@@ -116,6 +116,7 @@ void bb_sched_destroy(bb_sched *s)
         s->user_free(bb_sched_handle(s)); /* its return value changes nothing */
     release_pools(s->pools, s->num_pools);
     free(s->pools);
+    free(s->sleepers); /* unlinked when its loop stopped */
     free(s);
 }
 
