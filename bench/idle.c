@@ -28,14 +28,20 @@
  *     idles 50 ms, then the main ULT times ABT_xstream_join; ABT_xstream_free
  *     follows, untimed. The two ESs of a and b are freed before. Reported:
  *     median and max in ms (Argobots: up to its 100 ms pool timeout).
+ *  d. floor: the same wake-up without Argobots: a pthread asleep in
+ *     futex_wait, woken by futex_wake; what the machine itself costs.
  *
  * Prints a small table, then one key=value line (for run.sh; CPU time and
  * join times there in us).
  */
 #define _GNU_SOURCE /* RUSAGE_THREAD; nanosleep and clock_gettime under -std=c11 */
 #include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 
@@ -87,7 +93,7 @@ static long switches(const struct rusage *ru)
 
 /* a. CPU (ms) and context switches per second while the ESs idle. */
 typedef struct {
-    double cpu_ms_per_s, wakeups_per_s, ctxsw_per_s;
+    double cpu_ms_per_s, es_cpu_ms_per_s, wakeups_per_s, ctxsw_per_s;
 } idle_result_t;
 
 static idle_result_t measure_idle(long window_ns)
@@ -108,6 +114,11 @@ static idle_result_t measure_idle(long window_ns)
     long main_thread = switches(&main1) - switches(&main0);
     idle_result_t r;
     r.cpu_ms_per_s = (cpu_ms(&self1) - cpu_ms(&self0)) / secs;
+    /* The ESs' threads alone: the process minus the main thread, which has
+     * to wake up from its own nanosleep to take the second reading. */
+    r.es_cpu_ms_per_s = r.cpu_ms_per_s - (cpu_ms(&main1) - cpu_ms(&main0)) / secs;
+    if (r.es_cpu_ms_per_s < 0)
+        r.es_cpu_ms_per_s = 0; /* the two readings round differently */
     r.ctxsw_per_s = (double)all / secs;
     r.wakeups_per_s = (double)(all - main_thread) / secs;
     return r;
@@ -144,6 +155,48 @@ static double wake_once(ABT_pool pool)
         sleep_ns(POLL_NS);
     }
     return slot.t1 - t0;
+}
+
+/* d. The floor under b on this machine: no Argobots at all, a pthread asleep
+ * in futex_wait, woken by futex_wake after the same 5 ms gap; time from
+ * before the wake to the woken thread's first clock read. */
+static _Atomic unsigned futex_word;
+static _Atomic double futex_t1;
+
+static void *futex_sleeper(void *arg)
+{
+    long rounds = *(long *)arg;
+    for (long i = 0; i < rounds;) {
+        unsigned seen = atomic_load(&futex_word);
+        if (seen == (unsigned)i) {
+            syscall(SYS_futex, &futex_word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+            continue;
+        }
+        atomic_store(&futex_t1, now_ns());
+        i = seen;
+    }
+    return NULL;
+}
+
+static double futex_baseline_median_us(long trials)
+{
+    double *lat = malloc((size_t)trials * sizeof(*lat));
+    pthread_t thread;
+    pthread_create(&thread, NULL, futex_sleeper, &trials);
+    for (long i = 0; i < trials; i++) {
+        sleep_ns(GAP_NS);
+        atomic_store(&futex_t1, 0.0);
+        double t0 = now_ns();
+        atomic_fetch_add(&futex_word, 1u);
+        syscall(SYS_futex, &futex_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+        while (atomic_load(&futex_t1) == 0.0)
+            sleep_ns(POLL_NS);
+        lat[i] = (atomic_load(&futex_t1) - t0) / 1e3;
+    }
+    pthread_join(thread, NULL);
+    double median = percentile(lat, trials, 50);
+    free(lat);
+    return median;
 }
 
 int main(int argc, char **argv)
@@ -198,11 +251,14 @@ int main(int argc, char **argv)
     double join_max = join_ms[joins - 1]; /* sorted by percentile() */
 
     CHECK(ABT_finalize());
+    double futex_us = futex_baseline_median_us(trials);
 
     printf("| idle: %d ESs, ABT_SCHED_BASIC_WAIT over ABT_POOL_FIFO_WAIT | value |\n", NUM_ES);
     printf("|---|---|\n");
     printf("| idle CPU of the process (user + sys), %.2f s window | %.3f ms per s |\n",
            (double)window_ns / 1e9, idle.cpu_ms_per_s);
+    printf("| idle CPU of the %d ES threads alone | %.3f ms per s |\n", NUM_ES,
+           idle.es_cpu_ms_per_s);
     printf("| wake-ups: context switches of the %d ES threads | %.1f per s |\n", NUM_ES,
            idle.wakeups_per_s);
     printf("| context switches of the whole process | %.1f per s |\n", idle.ctxsw_per_s);
@@ -211,13 +267,17 @@ int main(int argc, char **argv)
            trials, wake_median, wake_p99);
     printf("| ABT_xstream_join of an ES idle for 50 ms, median / max of %ld | %.3f / %.3f ms |\n",
            joins, join_median, join_max);
+    printf("| floor: futex wake of a sleeping pthread -> first clock read, median of %ld | "
+           "%.1f us |\n",
+           trials, futex_us);
     /* In us, so that run.sh's one decimal keeps what a sleeping ES shows. */
-    printf("idle es=%d window_s=%.2f trials=%ld joins=%ld cpu_us_per_s=%.1f wakeups_per_s=%.1f "
-           "ctxsw_per_s=%.1f wake_us_median=%.1f wake_us_p99=%.1f join_us_median=%.1f "
-           "join_us_max=%.1f\n",
+    printf("idle es=%d window_s=%.2f trials=%ld joins=%ld cpu_us_per_s=%.1f es_cpu_us_per_s=%.1f "
+           "wakeups_per_s=%.1f ctxsw_per_s=%.1f wake_us_median=%.1f wake_us_p99=%.1f "
+           "join_us_median=%.1f join_us_max=%.1f futex_wake_us_median=%.1f\n",
            NUM_ES, (double)window_ns / 1e9, trials, joins, idle.cpu_ms_per_s * 1e3,
+           idle.es_cpu_ms_per_s * 1e3,
            idle.wakeups_per_s, idle.ctxsw_per_s, wake_median, wake_p99, join_median * 1e3,
-           join_max * 1e3);
+           join_max * 1e3, futex_us);
     free(lat_us);
     free(join_ms);
     return 0;

@@ -33,16 +33,25 @@ static inline bool bb_spin_trylock(bb_spinlock *l)
 }
 
 /* Waiting for the holder: it may have been preempted (more ESs than CPUs,
- * or a woken thread took its CPU), so after a while give it the CPU. */
-static inline void bb_spin_lock(bb_spinlock *l)
+ * or a woken thread took its CPU), so after a while give it the CPU. Out of
+ * line and cold, so that taking a free lock stays a few instructions in a
+ * function that needs no stack frame. */
+static __attribute__((noinline, cold)) void bb_spin_lock_contended(bb_spinlock *l)
 {
-    while (!bb_spin_trylock(l))
+    do {
         for (unsigned spins = 0; bb_load_relaxed(&l->locked); spins++) {
             if (spins < 256)
                 bb_cpu_relax();
             else
                 sched_yield();
         }
+    } while (!bb_spin_trylock(l));
+}
+
+static inline void bb_spin_lock(bb_spinlock *l)
+{
+    if (__builtin_expect(!bb_spin_trylock(l), 0))
+        bb_spin_lock_contended(l);
 }
 
 static inline void bb_spin_unlock(bb_spinlock *l)

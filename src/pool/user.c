@@ -60,22 +60,28 @@ static ABT_unit make_user_unit(bb_pool *p, bb_unit *u)
     return d->create_unit(handle_of(p), bb_unit_handle(u));
 }
 
+/* Out of line: the legacy callback takes the unit by address. */
+static __attribute__((noinline)) void free_legacy_unit(const bb_pool_user *d, ABT_unit unit)
+{
+    if (d->old.u_free)
+        d->old.u_free(&unit);
+}
+
+/* Give the unit of `u`'s user pool back to that pool. */
 void bb_unit_drop_user_unit(bb_unit *u)
 {
     if (!(u->flags & BB_UNIT_HAS_USER_UNIT))
         return;
     bb_pool *p = u->unit_pool;
     ABT_unit unit = u->user_unit;
+    u->flags &= ~(uint32_t)BB_UNIT_HAS_USER_UNIT; /* user_unit, unit_pool: stale */
     bb_unit_map_remove(unit);
-    u->flags &= ~(uint32_t)BB_UNIT_HAS_USER_UNIT;
-    u->unit_pool = NULL;
-    u->user_unit = ABT_UNIT_NULL;
-    if (p->user->legacy) {
-        if (p->user->old.u_free)
-            p->user->old.u_free(&unit);
-    } else {
-        p->user->free_unit(handle_of(p), unit);
+    const bb_pool_user *d = p->user;
+    if (d->legacy) {
+        free_legacy_unit(d, unit);
+        return;
     }
+    d->free_unit(handle_of(p), unit);
 }
 
 /* Associate `u` with the user pool `pool`: the pool makes its unit now, so
