@@ -157,28 +157,28 @@ static inline void wake_after_user_push(bb_pool *p)
 
 /* ---- the 1.1+ interface ---------------------------------------------------- */
 
-static void new_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+static void modern_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     p->user->push(handle_of(p), unit_for(p, u), ctx);
     wake_after_user_push(p);
 }
 
-static bb_unit *new_pop(bb_pool *p, bb_pool_ctx ctx)
+static bb_unit *modern_pop(bb_pool *p, bb_pool_ctx ctx)
 {
     return bb_unit_of(p->user->pop(handle_of(p), ctx));
 }
 
-static bool new_is_empty(bb_pool *p)
+static bool modern_is_empty(bb_pool *p)
 {
     return p->user->is_empty(handle_of(p)) != ABT_FALSE;
 }
 
-static size_t new_size(bb_pool *p)
+static size_t modern_size(bb_pool *p)
 {
     return p->user->get_size(handle_of(p));
 }
 
-static bb_unit *new_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
+static bb_unit *modern_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
 {
     return bb_unit_of(p->user->pop_wait(handle_of(p), secs, ctx));
 }
@@ -194,23 +194,23 @@ static void visit_thread(void *arg, ABT_thread thread)
     v->fn(v->arg, bb_unit_of(thread));
 }
 
-static void new_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
+static void modern_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
 {
     struct visit v = {fn, arg};
     p->user->print_all(handle_of(p), &v, visit_thread);
 }
 
-static void new_destroy(bb_pool *p)
+static void modern_destroy(bb_pool *p)
 {
     if (p->user->free)
         p->user->free(handle_of(p));
 }
 
-static size_t new_pop_many(bb_pool *p, bb_unit **out, size_t max, bb_pool_ctx ctx)
+static size_t modern_pop_many(bb_pool *p, bb_unit **out, size_t max, bb_pool_ctx ctx)
 {
     if (!p->user->pop_many) {
         size_t n = 0;
-        while (n < max && (out[n] = new_pop(p, ctx)) != NULL)
+        while (n < max && (out[n] = modern_pop(p, ctx)) != NULL)
             n++;
         return n;
     }
@@ -228,7 +228,7 @@ static size_t new_pop_many(bb_pool *p, bb_unit **out, size_t max, bb_pool_ctx ct
     return total;
 }
 
-static void new_push_many(bb_pool *p, bb_unit *const *units, size_t n, bb_pool_ctx ctx)
+static void modern_push_many(bb_pool *p, bb_unit *const *units, size_t n, bb_pool_ctx ctx)
 {
     if (!p->user->push_many || n == 0) {
         for (size_t i = 0; i < n; i++)
@@ -246,16 +246,16 @@ static void new_push_many(bb_pool *p, bb_unit *const *units, size_t n, bb_pool_c
     wake_after_user_push(p);
 }
 
-static const bb_pool_ops new_ops = {.push = new_push,
-                                    .pop = new_pop,
-                                    .is_empty = new_is_empty,
-                                    .size = new_size,
+static const bb_pool_ops modern_ops = {.push = modern_push,
+                                    .pop = modern_pop,
+                                    .is_empty = modern_is_empty,
+                                    .size = modern_size,
                                     .remove = NULL,
-                                    .pop_wait = new_pop_wait,
-                                    .for_each = new_for_each,
-                                    .pop_many = new_pop_many,
-                                    .push_many = new_push_many,
-                                    .destroy = new_destroy};
+                                    .pop_wait = modern_pop_wait,
+                                    .for_each = modern_for_each,
+                                    .pop_many = modern_pop_many,
+                                    .push_many = modern_push_many,
+                                    .destroy = modern_destroy};
 
 /* ---- the legacy interface ------------------------------------------------ */
 
@@ -268,37 +268,37 @@ static bb_unit *thread_of_legacy_unit(bb_pool *p, ABT_unit unit)
     return bb_unit_from_handle(unit);
 }
 
-static void old_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     (void)ctx;
     p->user->old.p_push(handle_of(p), unit_for(p, u));
     wake_after_user_push(p);
 }
 
-static bb_unit *old_pop(bb_pool *p, bb_pool_ctx ctx)
+static bb_unit *legacy_pool_pop(bb_pool *p, bb_pool_ctx ctx)
 {
     (void)ctx;
     return thread_of_legacy_unit(p, p->user->old.p_pop(handle_of(p)));
 }
 
-static size_t old_size(bb_pool *p)
+static size_t legacy_pool_size(bb_pool *p)
 {
     return p->user->old.p_get_size(handle_of(p));
 }
 
-static bool old_is_empty(bb_pool *p)
+static bool legacy_pool_is_empty(bb_pool *p)
 {
-    return old_size(p) == 0;
+    return legacy_pool_size(p) == 0;
 }
 
-static int old_remove(bb_pool *p, bb_unit *u)
+static int legacy_pool_remove(bb_pool *p, bb_unit *u)
 {
     if (!(u->flags & BB_UNIT_HAS_USER_UNIT) || u->unit_pool != p)
         return ABT_ERR_POOL;
     return p->user->old.p_remove(handle_of(p), u->user_unit);
 }
 
-static bb_unit *old_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
+static bb_unit *legacy_pool_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
 {
     (void)ctx;
     double abstime = bb_wtime() + secs; /* the legacy callback takes a deadline */
@@ -318,26 +318,26 @@ static void visit_unit(void *arg, ABT_unit unit)
         vl->v.fn(vl->v.arg, u);
 }
 
-static void old_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
+static void legacy_pool_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
 {
     struct visit_legacy vl = {p, {fn, arg}};
     p->user->old.p_print_all(handle_of(p), &vl, visit_unit);
 }
 
-static void old_destroy(bb_pool *p)
+static void legacy_pool_destroy(bb_pool *p)
 {
     if (p->user->old.p_free)
         p->user->old.p_free(handle_of(p));
 }
 
-static const bb_pool_ops old_ops = {.push = old_push,
-                                    .pop = old_pop,
-                                    .is_empty = old_is_empty,
-                                    .size = old_size,
-                                    .remove = old_remove,
-                                    .pop_wait = old_pop_wait,
-                                    .for_each = old_for_each,
-                                    .destroy = old_destroy};
+static const bb_pool_ops legacy_pool_ops = {.push = legacy_pool_push,
+                                    .pop = legacy_pool_pop,
+                                    .is_empty = legacy_pool_is_empty,
+                                    .size = legacy_pool_size,
+                                    .remove = legacy_pool_remove,
+                                    .pop_wait = legacy_pool_pop_wait,
+                                    .for_each = legacy_pool_for_each,
+                                    .destroy = legacy_pool_destroy};
 
 /* ---- creation --------------------------------------------------------------- */
 
@@ -393,8 +393,9 @@ int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool *
         return err;
     }
     int access = d->legacy ? d->old.access : ABT_POOL_ACCESS_MPMC;
-    bb_pool *p = bb_pool_alloc(d->legacy ? &old_ops : &new_ops, caps_of(d), BB_POOL_KIND_USER,
-                               access, bb_pool_config_automatic(config, false));
+    const bb_pool_ops *ops = d->legacy ? &legacy_pool_ops : &modern_ops;
+    bb_pool *p = bb_pool_alloc(ops, caps_of(d), BB_POOL_KIND_USER, access,
+                               bb_pool_config_automatic(config, false));
     if (!p) {
         free(d);
         return ABT_ERR_MEM;
