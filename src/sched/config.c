@@ -10,8 +10,8 @@
  */
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "bb_kvlist.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
 
@@ -20,75 +20,25 @@ ABT_sched_config_var ABT_sched_config_access = {.idx = -2, .type = ABT_SCHED_CON
 ABT_sched_config_var ABT_sched_config_automatic = {.idx = -3, .type = ABT_SCHED_CONFIG_INT};
 ABT_sched_config_var ABT_sched_basic_freq = {.idx = -4, .type = ABT_SCHED_CONFIG_INT};
 
-typedef union {
-    int i;
-    double d;
-    void *p;
-} value;
-
-typedef struct {
-    int idx;
-    ABT_sched_config_type type;
-    value val;
-} entry;
+_Static_assert((int)ABT_SCHED_CONFIG_INT == BB_KV_INT &&
+                   (int)ABT_SCHED_CONFIG_DOUBLE == BB_KV_DOUBLE &&
+                   (int)ABT_SCHED_CONFIG_PTR == BB_KV_PTR,
+               "scheduler config types are the key/value list's");
 
 struct ABT_sched_config_opaque {
-    int n, cap;
-    entry *entries;
+    bb_kvlist entries; /* keyed by ABT_sched_config_var.idx */
 };
-
-static size_t value_size(ABT_sched_config_type type)
-{
-    switch (type) {
-    case ABT_SCHED_CONFIG_INT:
-        return sizeof(int);
-    case ABT_SCHED_CONFIG_DOUBLE:
-        return sizeof(double);
-    case ABT_SCHED_CONFIG_PTR:
-        return sizeof(void *);
-    }
-    return 0;
-}
-
-static entry *find(ABT_sched_config c, int idx)
-{
-    for (int i = 0; i < c->n; i++)
-        if (c->entries[i].idx == idx)
-            return &c->entries[i];
-    return NULL;
-}
-
-static int put(ABT_sched_config c, int idx, ABT_sched_config_type type, value val)
-{
-    entry *e = find(c, idx);
-    if (!e) {
-        if (c->n == c->cap) {
-            int cap = c->cap ? 2 * c->cap : 4;
-            entry *grown = realloc(c->entries, (size_t)cap * sizeof(*grown));
-            if (!grown)
-                return ABT_ERR_MEM;
-            c->entries = grown;
-            c->cap = cap;
-        }
-        e = &c->entries[c->n++];
-        e->idx = idx;
-    }
-    e->type = type;
-    e->val = val;
-    return ABT_SUCCESS;
-}
 
 int bb_sched_config_int(ABT_sched_config config, const ABT_sched_config_var *var, int fallback)
 {
     if (config == ABT_SCHED_CONFIG_NULL)
         return fallback;
-    entry *e = find(config, var->idx);
-    return e && e->type == ABT_SCHED_CONFIG_INT ? e->val.i : fallback;
+    return bb_kv_int(&config->entries, var->idx, fallback);
 }
 
 static void free_config(ABT_sched_config c)
 {
-    free(c->entries);
+    bb_kv_clear(&c->entries);
     free(c);
 }
 
@@ -107,7 +57,7 @@ int ABT_sched_config_create(ABT_sched_config *config, ...)
         ABT_sched_config_var var = va_arg(ap, ABT_sched_config_var);
         if (var.idx == ABT_sched_config_var_end.idx)
             break;
-        value val = {0};
+        bb_kv_value val = {0};
         switch (var.type) {
         case ABT_SCHED_CONFIG_INT:
             val.i = va_arg(ap, int);
@@ -123,7 +73,7 @@ int ABT_sched_config_create(ABT_sched_config *config, ...)
             break;
         }
         if (err == ABT_SUCCESS)
-            err = put(c, var.idx, var.type, val);
+            err = bb_kv_put(&c->entries, var.idx, var.type, &val);
         if (err != ABT_SUCCESS)
             break;
     }
@@ -144,9 +94,8 @@ int ABT_sched_config_read(ABT_sched_config config, int num_vars, ...)
     va_start(ap, num_vars);
     for (int idx = 0; idx < num_vars; idx++) {
         void *out = va_arg(ap, void *);
-        entry *e = find(config, idx);
-        if (e && out)
-            memcpy(out, &e->val, value_size(e->type));
+        if (out)
+            (void)bb_kv_get(&config->entries, idx, NULL, out); /* absent: untouched */
     }
     va_end(ap);
     return ABT_SUCCESS;
@@ -167,17 +116,12 @@ int ABT_sched_config_set(ABT_sched_config config, int idx, ABT_sched_config_type
     if (config == ABT_SCHED_CONFIG_NULL)
         return ABT_ERR_INV_SCHED_CONFIG;
     if (!val) { /* no value: forget the variable */
-        entry *e = find(config, idx);
-        if (e)
-            *e = config->entries[--config->n];
+        bb_kv_remove(&config->entries, idx);
         return ABT_SUCCESS;
     }
-    size_t size = value_size(type);
-    if (size == 0)
+    if (bb_kv_value_size(type) == 0)
         return ABT_ERR_INV_ARG;
-    value v = {0};
-    memcpy(&v, val, size);
-    return put(config, idx, type, v);
+    return bb_kv_put(&config->entries, idx, type, val);
 }
 
 int ABT_sched_config_get(ABT_sched_config config, int idx, ABT_sched_config_type *type,
@@ -185,12 +129,9 @@ int ABT_sched_config_get(ABT_sched_config config, int idx, ABT_sched_config_type
 {
     if (config == ABT_SCHED_CONFIG_NULL)
         return ABT_ERR_INV_SCHED_CONFIG;
-    entry *e = find(config, idx);
-    if (!e)
-        return ABT_ERR_INV_ARG;
-    if (type)
-        *type = e->type;
-    if (val)
-        memcpy(val, &e->val, value_size(e->type));
-    return ABT_SUCCESS;
+    int t;
+    int err = bb_kv_get(&config->entries, idx, &t, val);
+    if (err == ABT_SUCCESS && type)
+        *type = (ABT_sched_config_type)t;
+    return err;
 }
