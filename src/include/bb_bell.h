@@ -10,6 +10,7 @@
 #ifndef BB_BELL_H
 #define BB_BELL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bb_atomic.h"
@@ -17,7 +18,18 @@
 typedef struct bb_bell {
     uint32_t seq;      /* bumped by every ring; the futex word */
     uint32_t sleepers; /* threads inside bb_bell_wait */
+    uint32_t armed;    /* its owner is going to sleep, or asleep: worth ringing */
 } bb_bell;
+
+static inline void bb_bell_arm(bb_bell *b, uint32_t armed)
+{
+    __atomic_store_n(&b->armed, armed, __ATOMIC_SEQ_CST);
+}
+
+static inline bool bb_bell_is_armed(bb_bell *b)
+{
+    return __atomic_load_n(&b->armed, __ATOMIC_SEQ_CST) != 0;
+}
 
 static inline uint32_t bb_bell_peek(bb_bell *b)
 {

@@ -128,15 +128,29 @@ static inline long bb_pool_blocked(bb_pool *pool)
     return blocked > 0 ? blocked : 0;
 }
 
-/* Nothing ready and nothing blocked that will come back to this pool. */
-static inline bool bb_pool_is_drained(bb_pool *pool)
-{
-    return bb_pool_is_empty(pool) && bb_pool_blocked(pool) == 0;
-}
-
 static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
 {
     bb_fetch_add_relaxed(&pool->num_blocked, delta);
+}
+
+/* Nothing ready, and nothing blocked that this pool's scheduler must wait
+ * for. As in Argobots, blocked units count only where they can come back to
+ * no one else: a private pool, or a pool only one scheduler serves. */
+static inline bool bb_pool_is_drained(bb_pool *pool)
+{
+    if (!bb_pool_is_empty(pool))
+        return false;
+    if (bb_pool_blocked(pool) == 0)
+        return true;
+    return pool->access != ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&pool->num_scheds) > 1;
+}
+
+/* A ULT blocks: its associated pool counts it until it is ready again (the
+ * count stays with that pool even if the ULT is re-associated meanwhile). */
+static inline void bb_unit_count_blocked(bb_unit *u)
+{
+    u->blocked_in = u->pool;
+    bb_pool_add_blocked(u->pool, 1);
 }
 
 /* Built-in pools, fifo.c and randws.c. */

@@ -67,6 +67,7 @@ struct bb_unit {
     void *stack;                /* ULT: lowest usable address of its stack */
     size_t stacksize;
     const void *wait_target;    /* unit a ULT blocked in join waits for; NULL if suspended */
+    bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */
     void (*migrate_cb)(ABT_thread, void *); /* called when migrated */
     void *migrate_cb_arg;
     bb_pool *migrate_to;        /* target of a pending migration; under requests */
@@ -131,11 +132,13 @@ void bb_ult_yield(bb_unit *self);
 int bb_ult_yield_to(bb_unit *self, bb_unit *target);
 void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target);
 void bb_ult_suspend(bb_unit *self);
+void bb_ult_park(bb_unit *self);
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target);
 __attribute__((noreturn)) void bb_ult_exit_to(bb_unit *self, bb_unit *target);
 void bb_ult_block_on_join(bb_unit *self, bb_unit *target);
 __attribute__((noreturn)) void bb_ult_exit(bb_unit *self);
 void bb_unit_make_ready(bb_unit *u);
+void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now);
 int bb_unit_resume(bb_unit *u);
 
 /* Migration, src/unit/migrate.c. */

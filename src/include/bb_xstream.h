@@ -26,7 +26,8 @@ struct bb_xstream {
     bb_sched *main_sched;
     bb_unit *sched_unit;       /* the ULT that runs the main scheduler loop */
     bb_sched *running_sched;   /* scheduler whose loop runs now, if any */
-    bb_unit *replacer;         /* ULT suspended in set_main_sched until the switch */
+    bb_sched *retiring;        /* replaced main scheduler, running until its pools drain */
+    bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     /* Shared with other ESs. */
     int rank;                  /* atomic */
     uint32_t state;            /* ABT_xstream_state; atomic */

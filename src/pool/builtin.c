@@ -87,7 +87,8 @@ static __attribute__((noinline)) void unlock_and_wake(bb_pool *p)
 {
     bb_pool_sleeper *s = bb_pool_take_sleeper_locked(p);
     bb_spin_unlock(&p->lock);
-    bb_pool_ring_sleeper(s);
+    if (s)
+        bb_pool_ring_sleeper(s);
 }
 
 static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)

@@ -310,8 +310,10 @@ int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, size_t nu
         if (threads[i] == ABT_THREAD_NULL)
             continue; /* documented: NULL entries are skipped */
         int err = bb_unit_set_pool(bb_unit_of(threads[i]), p);
-        if (err != ABT_SUCCESS)
+        if (err != ABT_SUCCESS) {
+            push_batch(p, batch, n, ctx); /* those already moved here go in */
             return err;
+        }
         batch[n++] = bb_unit_of(threads[i]);
         if (n == 64 || i + 1 == num) {
             push_batch(p, batch, n, ctx);

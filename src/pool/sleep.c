@@ -70,17 +70,24 @@ void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s)
     }
 }
 
-/* Under the pool's lock: unlink the first sleeper, if any, and mark it as
- * being rung. The caller rings it with bb_pool_ring_sleeper once it has
- * released the lock. */
+/* Under the pool's lock: unlink the first sleeper that is really going to
+ * sleep, or asleep, and mark it as being rung; the caller rings it with
+ * bb_pool_ring_sleeper once it has released the lock. Nodes of owners that
+ * are awake (a woken scheduler leaves its nodes behind) are unlinked on the
+ * way: ringing them would wake nobody. An owner arms its bell before it
+ * relinks its nodes and looks at the pools a last time, so a node dropped
+ * here as stale is relinked before that look, which then sees the unit. */
 bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
 {
-    bb_pool_sleeper *s = pool->sleepers;
-    if (s) {
+    bb_pool_sleeper *s;
+    while ((s = pool->sleepers) != NULL) {
         unlink_sleeper(pool, s);
-        bb_fetch_add_relaxed(&s->ringing, 1u); /* a count: the node may be rung again */
+        if (bb_bell_is_armed(s->bell)) {
+            bb_fetch_add_relaxed(&s->ringing, 1u); /* a count: it may be rung again */
+            return s;
+        }
     }
-    return s;
+    return NULL;
 }
 
 void bb_pool_ring_sleeper(bb_pool_sleeper *s)
@@ -121,7 +128,7 @@ bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx)
             sched_yield();
             continue;
         }
-        bb_bell bell = {0, 0};
+        bb_bell bell = {.armed = 1};
         bb_pool_sleeper node = {0};
         bb_pool_add_sleeper(pool, &node, &bell);
         if (pool->ops->is_empty(pool))

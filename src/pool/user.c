@@ -143,15 +143,16 @@ static inline ABT_unit unit_for(bb_pool *p, bb_unit *u)
 
 /* ---- waking sleepers ------------------------------------------------------ */
 
-/* The user's push ran outside our lock: a full barrier orders it before the
- * look at the sleeper list (pairs with bb_pool_add_sleeper). A private pool
- * has no sleepers to wake (nobody else may push to it). */
-static inline void wake_after_user_push(bb_pool *p)
+/* The user's push of `n` units ran outside our lock: a full barrier orders
+ * it before the look at the sleeper list (pairs with bb_pool_add_sleeper),
+ * then up to `n` sleepers are woken. A private pool has no sleepers to wake
+ * (nobody else may push to it). */
+static inline void wake_after_user_push(bb_pool *p, size_t n)
 {
     if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS))
         return;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (bb_load_relaxed(&p->sleepers))
+    for (size_t i = 0; i < n && bb_load_relaxed(&p->sleepers); i++)
         bb_pool_wake_one(p);
 }
 
@@ -160,7 +161,7 @@ static inline void wake_after_user_push(bb_pool *p)
 static void modern_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     p->user->push(handle_of(p), unit_for(p, u), ctx);
-    wake_after_user_push(p);
+    wake_after_user_push(p, 1);
 }
 
 static bb_unit *modern_pop(bb_pool *p, bb_pool_ctx ctx)
@@ -243,7 +244,7 @@ static void modern_push_many(bb_pool *p, bb_unit *const *units, size_t n, bb_poo
             done += k;
         }
     }
-    wake_after_user_push(p);
+    wake_after_user_push(p, n);
 }
 
 static const bb_pool_ops modern_ops = {.push = modern_push,
@@ -272,7 +273,7 @@ static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     (void)ctx;
     p->user->old.p_push(handle_of(p), unit_for(p, u));
-    wake_after_user_push(p);
+    wake_after_user_push(p, 1);
 }
 
 static bb_unit *legacy_pool_pop(bb_pool *p, bb_pool_ctx ctx)

@@ -131,8 +131,12 @@ void bb_sched_destroy_with_pools(bb_sched *s)
 
 void bb_sched_request(bb_sched *s, uint32_t bits)
 {
+    /* Only a main scheduler sleeps, and only it outlives the request: a
+     * stacked one may see the bit, stop and free itself at once. */
+    bool may_sleep = __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) != BB_SCHED_IN_POOL;
     bb_fetch_or_acq_rel(&s->request, bits);
-    bb_bell_ring(&s->bell); /* it may be asleep in an idle loop */
+    if (may_sleep)
+        bb_bell_ring(&s->bell); /* it may be asleep in an idle loop */
 }
 
 static bool pools_are_drained(bb_sched *s)
@@ -143,9 +147,8 @@ static bool pools_are_drained(bb_sched *s)
     return true;
 }
 
-/* EXIT stops at once; FINISH once nothing is left to run; REPLACE once
- * nothing is ready (blocked units come back to pools the successor may
- * serve). A stacked scheduler also stops by itself when it runs out of work:
+/* EXIT stops at once; FINISH and REPLACE once nothing is left to run
+ * (bb_pool_is_drained says which blocked units count). A stacked scheduler also stops by itself when it runs out of work:
  * it is a unit of its parent's pool, and the parent could not finish while
  * it lingered. */
 bool bb_sched_has_to_stop(bb_sched *s)
@@ -153,13 +156,7 @@ bool bb_sched_has_to_stop(bb_sched *s)
     uint32_t req = bb_load_acquire(&s->request);
     if (req & BB_SCHED_REQ_EXIT)
         return true;
-    if (req & BB_SCHED_REQ_REPLACE) {
-        for (int i = 0; i < s->num_pools; i++)
-            if (!bb_pool_is_empty(s->pools[i]))
-                return false;
-        return true;
-    }
-    if ((req & BB_SCHED_REQ_FINISH) || s->used == BB_SCHED_IN_POOL)
+    if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) || s->used == BB_SCHED_IN_POOL)
         return pools_are_drained(s);
     return false;
 }
@@ -350,7 +347,7 @@ int ABT_sched_get_pools(ABT_sched sched, int max_pools, int idx, ABT_pool *pools
     bb_sched *s = bb_sched_of(sched);
     if (idx < 0 || max_pools < 0 || (max_pools > 0 && !pools))
         return ABT_ERR_INV_ARG;
-    if (idx + max_pools > s->num_pools)
+    if (max_pools > s->num_pools - idx) /* idx + max_pools, without overflow */
         return ABT_ERR_SCHED;
     for (int i = 0; i < max_pools; i++)
         pools[i] = bb_pool_handle(s->pools[idx + i]);

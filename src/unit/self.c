@@ -237,7 +237,10 @@ static int take_suspended(bb_unit *target)
     if (target->wait_target ||
         !bb_cas_acq_rel(&target->state, &expected, (uint32_t)ABT_THREAD_STATE_READY))
         return ABT_ERR_THREAD;
-    bb_pool_add_blocked(target->pool, -1);
+    bb_pool *was = target->blocked_in;
+    target->blocked_in = NULL;
+    if (was)
+        bb_unit_uncount_blocked(was, NULL); /* it runs here at once, in no pool */
     return ABT_SUCCESS;
 }
 

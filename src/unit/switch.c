@@ -29,19 +29,22 @@ static inline bool has_pending_migration(bb_unit *u)
     return __builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0);
 }
 
-static __attribute__((noinline)) void push_migrating(bb_unit *u, bb_pool_ctx ctx)
+static __attribute__((noinline)) bb_pool *push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
     bb_unit_apply_migration(u);
-    bb_pool_push(u->pool, u, ctx);
+    bb_pool *to = u->pool;
+    bb_pool_push(to, u, ctx);
+    return to;
 }
 
-static inline void push_ready(bb_unit *u, bb_pool_ctx ctx)
+/* Push `u` where it belongs now; returns that pool. */
+static inline bb_pool *push_ready(bb_unit *u, bb_pool_ctx ctx)
 {
-    if (has_pending_migration(u)) {
-        push_migrating(u, ctx);
-        return;
-    }
-    bb_pool_push(u->pool, u, ctx);
+    if (has_pending_migration(u))
+        return push_migrating(u, ctx);
+    bb_pool *to = u->pool;
+    bb_pool_push(to, u, ctx);
+    return to;
 }
 
 /* ---- callbacks, run on the next context ---------------------------------- */
@@ -50,7 +53,7 @@ static void requeue_yielded(void *arg)
 {
     bb_unit *u = arg;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    (void)push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
 static void finish_exited(void *arg)
@@ -178,17 +181,20 @@ void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target)
     hand_over(self, target, requeue_yielded);
 }
 
-static void prepare_suspend(bb_unit *self)
+static void prepare_suspend(bb_unit *self, bool counted)
 {
     self->wait_target = NULL;
-    bb_pool_add_blocked(self->pool, 1);
+    if (counted)
+        bb_unit_count_blocked(self);
+    else
+        self->blocked_in = NULL;
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
 }
 
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
 {
-    prepare_suspend(self);
+    prepare_suspend(self, true);
     hand_over(self, target, publish_suspended);
 }
 
@@ -200,14 +206,22 @@ void bb_ult_exit_to(bb_unit *self, bb_unit *target)
 
 void bb_ult_suspend(bb_unit *self)
 {
-    prepare_suspend(self);
+    prepare_suspend(self, true);
+    switch_to_parent(self, publish_suspended, self);
+}
+
+/* Suspend, but not as a blocked unit of its pool: the runtime itself
+ * resumes it, and its pool's scheduler must not wait for it. */
+void bb_ult_park(bb_unit *self)
+{
+    prepare_suspend(self, false);
     switch_to_parent(self, publish_suspended, self);
 }
 
 void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
 {
     self->wait_target = target;
-    bb_pool_add_blocked(self->pool, 1);
+    bb_unit_count_blocked(self);
     switch_to_parent(self, register_joiner, self);
 }
 
@@ -219,10 +233,25 @@ void bb_ult_exit(bb_unit *self)
     bb_ctx_exit(parent->ctx, finish_exited, self);
 }
 
-/* A blocked ULT becomes ready: back into its pool. */
+/* The pool that counted `u` as blocked lets go of it. A scheduler of that
+ * pool may be asleep waiting for its count to reach zero (FINISH): if `u`
+ * went elsewhere, wake it so that it looks again. */
+void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
+{
+    bb_pool_add_blocked(was, -1);
+    if (was != now && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
+        bb_pool_wake_one(was);
+}
+
+/* A blocked ULT becomes ready: back into its pool (or a migration target).
+ * The blocked count drops only after the push, so that a scheduler never
+ * sees the unit neither blocked nor queued and stops too early. */
 void bb_unit_make_ready(bb_unit *u)
 {
+    bb_pool *was = u->blocked_in;
+    u->blocked_in = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    bb_pool_add_blocked(u->pool, -1);
-    push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+    bb_pool *now = push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+    if (was)
+        bb_unit_uncount_blocked(was, now);
 }

@@ -58,19 +58,18 @@ static void retire_sched(bb_sched *s)
 static void run_main_scheds(bb_xstream *es)
 {
     for (;;) {
-        bb_sched *s = es->main_sched;
+        bb_sched *s = es->retiring ? es->retiring : es->main_sched;
         s->unit = es->sched_unit;
         es->running_sched = s;
         s->run(bb_sched_handle(s));
         es->running_sched = NULL;
-        if (es->main_sched == s)
-            return;
+        if (s != es->retiring)
+            return; /* the main scheduler stopped for good */
+        es->retiring = NULL;
         retire_sched(s);
-        if (es->replacer) {
-            bb_unit *replacer = es->replacer;
-            es->replacer = NULL;
-            (void)bb_unit_resume(replacer); /* into the new scheduler's first pool */
-        }
+        bb_unit *replacer = es->replacer;
+        es->replacer = NULL;
+        (void)bb_unit_resume(replacer); /* into the new scheduler's first pool */
     }
 }
 
@@ -208,7 +207,9 @@ void bb_xstream_finalize_primary(bb_xstream *es)
     bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
     es->current = es->sched_unit;
     bb_ctx_jump(&self->ctx, es->sched_unit->ctx, NULL, NULL);
-    /* Back on the primary ULT, after the scheduler stopped. */
+    /* Back on the primary ULT, after the scheduler stopped. Its unit of a
+     * user pool goes back before that pool does. */
+    bb_unit_drop_user_unit(self);
     destroy_xstream(es);
 }
 
@@ -327,7 +328,6 @@ int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *p
     int err = ABT_sched_create_basic(predef, num_pools, pools, config, &sched);
     if (err != ABT_SUCCESS)
         return err;
-    bb_sched_of(sched)->automatic = true; /* it belongs to the new ES */
     err = ABT_xstream_create(sched, newxstream);
     if (err != ABT_SUCCESS)
         bb_sched_destroy(bb_sched_of(sched));
@@ -574,6 +574,8 @@ static int check_sched_replacer(bb_xstream *es, bb_unit **self)
                    bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED;
     if (running && (bb_self_xstream() != es || ((*self)->flags & BB_UNIT_SCHED)))
         return ABT_ERR_XSTREAM_STATE;
+    if (es->retiring)
+        return ABT_ERR_XSTREAM_STATE; /* another replacement is still under way */
     return ABT_SUCCESS;
 }
 
@@ -598,16 +600,15 @@ static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
         return ABT_SUCCESS;
     }
     /* Running, and the caller is on it: the caller moves to the new
-     * scheduler's first pool and sleeps until the old loop has run its pools
-     * dry and handed over (run_main_scheds wakes it). */
-    if (es->running_sched == old) {
-        es->replacer = self;
-        bb_sched_request(old, BB_SCHED_REQ_REPLACE);
-        bb_ult_suspend(self);
-    } else {
-        retire_sched(old); /* never started (primary ES before its first yield) */
-        bb_ult_yield(self);
-    }
+     * scheduler's first pool and is parked until the old scheduler has run
+     * its pools dry, as with FINISH; then run_main_scheds retires it, wakes
+     * the caller and goes on with the new one. On the primary ES before its
+     * first yield, the old scheduler has not even started: it starts now, to
+     * run what its pools hold. */
+    es->retiring = old;
+    es->replacer = self;
+    bb_sched_request(old, BB_SCHED_REQ_REPLACE);
+    bb_ult_park(self);
     return ABT_SUCCESS;
 }
 
