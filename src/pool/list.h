@@ -69,11 +69,12 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
 }
 
 /* A unit in this list is associated with its pool, and it is the head or
- * its predecessor links to it. (A unit named for another pool's list fails
- * the first test: ABT_pool_remove(Q, a unit of P) is refused.) */
+ * its predecessor links to it (a unit in no list has no predecessor: every
+ * pop and remove clears it). A unit of another pool fails the first test:
+ * ABT_pool_remove(Q, a unit of P) is refused. */
 static inline bool list_contains(bb_pool *p, bb_unit *u)
 {
-    return u->pool == p && p->size > 0 && (p->head == u || (u->prev && u->prev->next == u));
+    return u->pool == p && (p->head == u || (u->prev && u->prev->next == u));
 }
 
 static inline int list_remove(bb_pool *p, bb_unit *u)
