@@ -91,11 +91,11 @@ static bool all_pools_empty(bb_sched *s)
     return true;
 }
 
-/* Register with every pool, look once more, sleep; see src/pool/sleep.c for
- * why no wake-up is lost. The registrations stay when the scheduler wakes up:
- * it goes straight back to work, and the first push into each pool takes its
- * node out again. That keeps the lock of the pool that woke it, and any wait
- * for its pusher, off the wake-up path. */
+/* Arm the bell, register with every pool, look once more, sleep; see
+ * src/pool/sleep.c for why no wake-up is lost. The registrations stay when
+ * the scheduler wakes up: it goes straight back to work, and pushes that meet
+ * its nodes while its bell is disarmed skip and unlink them. That keeps the
+ * locks of its pools, and any wait for its pusher, off the wake-up path. */
 static void sleep_until_work(bb_sched *s, unsigned *idle_rounds)
 {
     if (!can_sleep(s)) {
