@@ -23,10 +23,18 @@ static inline bb_unit_map_bucket *bb_unit_map_bucket_of(ABT_unit unit)
     return &bb_unit_map[h >> (64 - BB_UNIT_MAP_BITS)];
 }
 
+/* Buckets are rarely contended: try the exchange first, without the
+ * test-and-test-and-set read of bb_spin_lock. */
+static inline void bb_unit_map_lock(bb_unit_map_bucket *b)
+{
+    if (__builtin_expect(__atomic_exchange_n(&b->lock.locked, 1u, __ATOMIC_ACQUIRE) != 0, 0))
+        bb_spin_lock(&b->lock);
+}
+
 static inline void bb_unit_map_insert(ABT_unit unit, bb_unit *u)
 {
     bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
-    bb_spin_lock(&b->lock);
+    bb_unit_map_lock(b);
     u->map_next = b->chain;
     b->chain = u;
     bb_spin_unlock(&b->lock);
@@ -35,7 +43,7 @@ static inline void bb_unit_map_insert(ABT_unit unit, bb_unit *u)
 static inline void bb_unit_map_remove(ABT_unit unit)
 {
     bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
-    bb_spin_lock(&b->lock);
+    bb_unit_map_lock(b);
     bb_unit **link = &b->chain;
     while (*link && (*link)->user_unit != unit)
         link = &(*link)->map_next;
