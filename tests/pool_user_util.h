@@ -14,7 +14,14 @@
  *
  * Units are heap blocks (16-byte aligned: the two low bits are clear, as
  * Argobots requires). Global counters (up_g) count the unit callbacks of all
- * pools, since the legacy unit callbacks do not get the pool.
+ * pools, since the legacy unit callbacks do not get the pool, and misuse by
+ * the runtime (up_g.n_misuse: a unit pushed while it is in a pool or freed
+ * while it is in one, a pool freed with units in it). A state's optional
+ * on_unit hook sees each new-style create_unit ('C') and free_unit ('F').
+ *
+ * Also here, for tests that run a pool under a workload:
+ *   up_primary_main_pool()   the primary ES's first main pool
+ *   up_wl_run(...)           a mixed ULT / tasklet workload on up_wl.pool
  */
 #ifndef POOL_USER_UTIL_H
 #define POOL_USER_UTIL_H
@@ -48,11 +55,14 @@ typedef struct up_state {
     ABT_pool_context last_push_ctx, last_pop_ctx;
     double last_wait_secs, last_abstime;
     ABT_unit last_created, last_freed;
+    /* Optional: called by up_create_unit ('C') and up_free_unit ('F'). */
+    void (*on_unit)(struct up_state *s, ABT_thread thread, char ev);
 } up_state;
 
 /* All pools together. */
 static struct {
     atomic_int n_create, n_free_unit, n_init, n_free;
+    atomic_int n_misuse; /* pushed or freed while in a pool; pool freed non-empty */
     /* Event log of unit callbacks: 'C' create, 'F' free, followed by a pool tag. */
     char log[256];
     atomic_int nlog;
@@ -85,6 +95,8 @@ static inline void up_log(char ev, up_state *s)
 
 static inline void up_list_push(up_state *s, up_unit *u)
 {
+    if (u->in_pool)
+        atomic_fetch_add(&up_g.n_misuse, 1); /* pushed twice */
     u->next = NULL;
     u->prev = s->tail;
     if (s->tail)
@@ -171,8 +183,10 @@ static inline ABT_unit up_create_unit(ABT_pool pool, ABT_thread thread)
     u->pool = pool;
     atomic_fetch_add(&s->n_create, 1);
     atomic_fetch_add(&up_g.n_create, 1);
-    s->last_created = (ABT_unit)u;
+    __atomic_store_n(&s->last_created, (ABT_unit)u, __ATOMIC_RELAXED);
     up_log('C', s);
+    if (s->on_unit)
+        s->on_unit(s, thread, 'C');
     return (ABT_unit)u;
 }
 
@@ -180,11 +194,15 @@ static inline void up_free_unit(ABT_pool pool, ABT_unit unit)
 {
     up_state *s = up_state_of(pool);
     up_unit *u = (up_unit *)unit;
+    if (s->on_unit)
+        s->on_unit(s, u->thread, 'F');
     if (u->pool != pool)
         atomic_fetch_add(&s->n_free_unit_wrong_pool, 1);
+    if (u->in_pool)
+        atomic_fetch_add(&up_g.n_misuse, 1); /* freed while still in the list */
     atomic_fetch_add(&s->n_free_unit, 1);
     atomic_fetch_add(&up_g.n_free_unit, 1);
-    s->last_freed = unit;
+    __atomic_store_n(&s->last_freed, unit, __ATOMIC_RELAXED); /* units may be freed on two ESs at once */
     up_log('F', s);
     free(u);
 }
@@ -238,6 +256,8 @@ static inline int up_init(ABT_pool pool, ABT_pool_config config)
 static inline void up_free(ABT_pool pool)
 {
     up_state *s = up_state_of(pool);
+    if (s->head || s->size)
+        atomic_fetch_add(&up_g.n_misuse, 1); /* freed with units in it */
     atomic_fetch_add(&s->n_free, 1);
     atomic_fetch_add(&up_g.n_free, 1);
     if (s->owned)
@@ -345,6 +365,8 @@ static inline ABT_unit up_l_create_from_thread(ABT_thread thread)
 
 static inline void up_l_free(ABT_unit *unit)
 {
+    if (((up_unit *)*unit)->in_pool)
+        atomic_fetch_add(&up_g.n_misuse, 1); /* freed while still in the list */
     atomic_fetch_add(&up_g.n_free_unit, 1);
     free((up_unit *)*unit);
     *unit = ABT_UNIT_NULL;
@@ -439,6 +461,86 @@ static inline ABT_pool_def up_legacy_def(ABT_pool_access access, int with_get_th
     def.p_free = up_l_free_pool;
     def.p_print_all = up_l_print_all;
     return def;
+}
+
+/* ---- for tests that run a pool under a workload ---- */
+
+/* The first main pool of the primary ES (the calling ULT's). */
+static inline ABT_pool up_primary_main_pool(void)
+{
+    ABT_xstream primary;
+    ABT_pool main_pool = ABT_POOL_NULL;
+    CHECK_OK(ABT_xstream_self(&primary));
+    CHECK_OK(ABT_xstream_get_main_pools(primary, 1, &main_pool));
+    return main_pool;
+}
+
+/* The workload's pool, a check every unit makes of itself (set by the test;
+ * may be NULL), and the count of units that ran to the end. */
+static struct {
+    ABT_pool pool;
+    void (*check)(void);
+    atomic_int done;
+} up_wl;
+
+static inline void up_wl_check(void)
+{
+    if (up_wl.check)
+        up_wl.check();
+}
+
+/* A ULT or tasklet: checks itself, counts itself done. */
+static inline void up_wl_leaf(void *arg)
+{
+    (void)arg;
+    up_wl_check();
+    atomic_fetch_add(&up_wl.done, 1);
+}
+
+/* A ULT: checks itself, yields three times, creates (long)arg leaf ULTs in
+ * up_wl.pool, checks itself again, counts itself done. */
+static inline void up_wl_yielder(void *arg)
+{
+    long spawn = (long)arg;
+    up_wl_check();
+    for (int i = 0; i < 3; i++)
+        ABT_thread_yield();
+    for (long i = 0; i < spawn; i++)
+        ABT_thread_create(up_wl.pool, up_wl_leaf, NULL, ABT_THREAD_ATTR_NULL, NULL);
+    up_wl_check();
+    atomic_fetch_add(&up_wl.done, 1);
+}
+
+/* One round: a secondary ES with scheduler `predef` whose only pool is
+ * up_wl.pool; in that pool, named_ult named yielders (each creating
+ * `children` leaves), named_task named tasklets, unnamed_ult unnamed
+ * yielders (no children) and unnamed_task unnamed tasklets; the named ones
+ * are freed, then the ES is joined (which drains the pool: the unnamed units
+ * finish too) and freed. Units that run: named_ult * (1 + children) +
+ * named_task + unnamed_ult + unnamed_task. */
+static inline void up_wl_run(ABT_sched_predef predef, int named_ult, int named_task,
+                             int unnamed_ult, int unnamed_task, long children)
+{
+    ABT_xstream es;
+    CHECK_OK(ABT_xstream_create_basic(predef, 1, &up_wl.pool, ABT_SCHED_CONFIG_NULL, &es));
+    ABT_thread *named = calloc((size_t)(named_ult + named_task), sizeof(*named));
+    for (int i = 0; i < named_ult; i++)
+        CHECK_OK(ABT_thread_create(up_wl.pool, up_wl_yielder, (void *)children,
+                                   ABT_THREAD_ATTR_NULL, &named[i]));
+    for (int i = 0; i < named_task; i++)
+        CHECK_OK(ABT_task_create(up_wl.pool, up_wl_leaf, NULL, &named[named_ult + i]));
+    for (int i = 0; i < unnamed_ult; i++)
+        CHECK_OK(ABT_thread_create(up_wl.pool, up_wl_yielder, (void *)0, ABT_THREAD_ATTR_NULL,
+                                   NULL));
+    for (int i = 0; i < unnamed_task; i++)
+        CHECK_OK(ABT_task_create(up_wl.pool, up_wl_leaf, NULL, NULL));
+    for (int i = 0; i < named_ult; i++)
+        CHECK_OK(ABT_thread_free(&named[i]));
+    for (int i = 0; i < named_task; i++)
+        CHECK_OK(ABT_task_free(&named[named_ult + i]));
+    free(named);
+    CHECK_OK(ABT_xstream_join(es));
+    CHECK_OK(ABT_xstream_free(&es));
 }
 
 #endif

@@ -11,35 +11,15 @@
  *    U; once an ES serves U, the ULT is moved instead of being run
  *    (semantics3.md §9 case 1): its very first instruction runs on ES 1, and
  *    U's unit is freed;
- *  - in the end every unit created was freed exactly once. */
-#include "bb_test.h"
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
-
-struct node {
-    ABT_thread thread;
-    struct node *next;
-};
-
-struct queue {
-    pthread_mutex_t lock;
-    struct node *head, *tail;
-    char name;
-};
+ *  - in the end every unit created was freed exactly once.
+ * U and V are pool_user_util.h's FIFO pool with only the five mandatory
+ * callbacks (up_new_def(0)); its on_unit hook logs each unit event. */
+#include "pool_user_util.h"
 
 static ABT_thread ta, tb;
 static char log_a[16], log_b[16];
 static int nlog_a, nlog_b;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int created, freed;
-
-static struct queue *queue_of(ABT_pool pool)
-{
-    void *data = NULL;
-    ABT_pool_get_data(pool, &data);
-    return data;
-}
 
 static void log_event(ABT_thread t, char what, char pool)
 {
@@ -54,81 +34,21 @@ static void log_event(ABT_thread t, char what, char pool)
     pthread_mutex_unlock(&log_lock);
 }
 
-static ABT_unit q_create_unit(ABT_pool pool, ABT_thread thread)
+/* create_unit ('C') logs 'c', free_unit ('F') 'f', each with the pool's tag */
+static void log_unit(up_state *s, ABT_thread thread, char ev)
 {
-    struct node *n = calloc(1, sizeof(*n));
-    if (!n)
-        return ABT_UNIT_NULL;
-    n->thread = thread;
-    atomic_fetch_add(&created, 1);
-    log_event(thread, 'c', queue_of(pool)->name);
-    return (ABT_unit)n;
+    log_event(thread, ev == 'C' ? 'c' : 'f', s->tag);
 }
 
-static void q_free_unit(ABT_pool pool, ABT_unit unit)
+static ABT_pool make_pool(ABT_pool_user_def def, up_state *s, char name)
 {
-    struct node *n = (struct node *)unit;
-    log_event(n->thread, 'f', queue_of(pool)->name);
-    atomic_fetch_add(&freed, 1);
-    free(n);
-}
-
-static ABT_bool q_is_empty(ABT_pool pool)
-{
-    struct queue *q = queue_of(pool);
-    pthread_mutex_lock(&q->lock);
-    ABT_bool empty = q->head ? ABT_FALSE : ABT_TRUE;
-    pthread_mutex_unlock(&q->lock);
-    return empty;
-}
-
-static void q_push(ABT_pool pool, ABT_unit unit, ABT_pool_context ctx)
-{
-    (void)ctx;
-    struct queue *q = queue_of(pool);
-    struct node *n = (struct node *)unit;
-    pthread_mutex_lock(&q->lock);
-    n->next = NULL;
-    if (q->tail)
-        q->tail->next = n;
-    else
-        q->head = n;
-    q->tail = n;
-    pthread_mutex_unlock(&q->lock);
-}
-
-static ABT_thread q_pop(ABT_pool pool, ABT_pool_context ctx)
-{
-    (void)ctx;
-    struct queue *q = queue_of(pool);
-    pthread_mutex_lock(&q->lock);
-    struct node *n = q->head;
-    if (n) {
-        q->head = n->next;
-        if (!q->head)
-            q->tail = NULL;
-    }
-    pthread_mutex_unlock(&q->lock);
-    return n ? n->thread : ABT_THREAD_NULL;
-}
-
-static ABT_pool make_pool(ABT_pool_user_def def, char name)
-{
-    struct queue *q = calloc(1, sizeof(*q));
-    pthread_mutex_init(&q->lock, NULL);
-    q->name = name;
+    up_state_init(s);
+    s->tag = name;
+    s->on_unit = log_unit;
     ABT_pool pool = ABT_POOL_NULL;
     CHECK_OK(ABT_pool_create(def, ABT_POOL_CONFIG_NULL, &pool));
-    CHECK_OK(ABT_pool_set_data(pool, q));
+    CHECK_OK(ABT_pool_set_data(pool, s));
     return pool;
-}
-
-static void free_pool(ABT_pool *pool)
-{
-    struct queue *q = queue_of(*pool);
-    CHECK_OK(ABT_pool_free(pool));
-    pthread_mutex_destroy(&q->lock);
-    free(q);
 }
 
 /* ---- the ULTs --------------------------------------------------------------- */
@@ -190,11 +110,10 @@ int main(void)
 {
     BB_TEST_BEGIN(20);
     CHECK_OK(ABT_init(0, NULL));
-    ABT_pool_user_def def;
-    CHECK_OK(ABT_pool_user_def_create(q_create_unit, q_free_unit, q_is_empty, q_pop, q_push,
-                                      &def));
-    upool = make_pool(def, 'U');
-    vpool = make_pool(def, 'V');
+    static up_state ustate, vstate;
+    ABT_pool_user_def def = up_new_def(0);
+    upool = make_pool(def, &ustate, 'U');
+    vpool = make_pool(def, &vstate, 'V');
     CHECK_OK(ABT_pool_user_def_free(&def));
 
     ABT_xstream es1, es2;
@@ -208,7 +127,7 @@ int main(void)
     CHECK_OK(ABT_thread_create(upool, body_b, NULL, ABT_THREAD_ATTR_NULL, &tb));
     log_event(tb, 'c', 'U'); /* created before `tb` was known */
     CHECK_OK(ABT_thread_set_callback(tb, cb, &rec_b));
-    CHECK_EQ(atomic_load(&created), 1);
+    CHECK_EQ(atomic_load(&up_g.n_create), 1);
     CHECK_OK(ABT_thread_migrate_to_pool(tb, pool1));
 
     /* a: built-in -> U while READY. */
@@ -257,13 +176,13 @@ int main(void)
     if (strcmp(log_b, "cUfU") != 0)
         BB_FAIL_AT("unit events of b: \"%s\", expected \"cUfU\"", log_b);
 
-    CHECK_EQ(atomic_load(&created), 3);
-    CHECK_EQ(atomic_load(&freed), 3);
+    CHECK_EQ(atomic_load(&up_g.n_create), 3);
+    CHECK_EQ(atomic_load(&up_g.n_free_unit), 3);
 
     CHECK_OK(ABT_xstream_free(&es2));
     CHECK_OK(ABT_xstream_free(&es1));
-    free_pool(&upool);
-    free_pool(&vpool);
+    CHECK_OK(ABT_pool_free(&upool));
+    CHECK_OK(ABT_pool_free(&vpool));
     CHECK_OK(ABT_pool_free(&idle));
     CHECK_OK(ABT_finalize());
     BB_TEST_END();

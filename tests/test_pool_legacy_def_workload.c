@@ -21,8 +21,7 @@
 #define CHILDREN 2
 #define PER_ROUND (NAMED_ULT + NAMED_TASK + UNNAMED_ULT + UNNAMED_TASK + NAMED_ULT * CHILDREN)
 
-static ABT_pool lpool;
-static atomic_int done, bad;
+static atomic_int bad;
 
 static void check_self(void)
 {
@@ -32,55 +31,14 @@ static void check_self(void)
     ABT_self_get_last_pool(&last);
     ABT_self_get_unit(&unit);
     ABT_self_get_thread(&me);
-    if (last != lpool || unit == ABT_UNIT_NULL || ((up_unit *)unit)->thread != me ||
+    if (last != up_wl.pool || unit == ABT_UNIT_NULL || ((up_unit *)unit)->thread != me ||
         ABT_unit_get_thread(unit, &back) != ABT_SUCCESS || back != me)
         atomic_fetch_add(&bad, 1);
-}
-
-static void leaf(void *arg)
-{
-    (void)arg;
-    check_self();
-    atomic_fetch_add(&done, 1);
-}
-
-static void yielder(void *arg)
-{
-    long spawn = (long)arg;
-    check_self();
-    for (int i = 0; i < 3; i++)
-        ABT_thread_yield();
-    for (long i = 0; i < spawn; i++)
-        ABT_thread_create(lpool, leaf, NULL, ABT_THREAD_ATTR_NULL, NULL);
-    check_self();
-    atomic_fetch_add(&done, 1);
 }
 
 static void plain(void *arg)
 {
     (void)arg;
-}
-
-static void run_workload(void)
-{
-    ABT_xstream es;
-    CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &lpool, ABT_SCHED_CONFIG_NULL, &es));
-    static ABT_thread named[NAMED_ULT + NAMED_TASK];
-    for (int i = 0; i < NAMED_ULT; i++)
-        CHECK_OK(ABT_thread_create(lpool, yielder, (void *)(long)CHILDREN, ABT_THREAD_ATTR_NULL,
-                                   &named[i]));
-    for (int i = 0; i < NAMED_TASK; i++)
-        CHECK_OK(ABT_task_create(lpool, leaf, NULL, &named[NAMED_ULT + i]));
-    for (int i = 0; i < UNNAMED_ULT; i++)
-        CHECK_OK(ABT_thread_create(lpool, yielder, (void *)0, ABT_THREAD_ATTR_NULL, NULL));
-    for (int i = 0; i < UNNAMED_TASK; i++)
-        CHECK_OK(ABT_task_create(lpool, leaf, NULL, NULL));
-    for (int i = 0; i < NAMED_ULT; i++)
-        CHECK_OK(ABT_thread_free(&named[i]));
-    for (int i = 0; i < NAMED_TASK; i++)
-        CHECK_OK(ABT_task_free(&named[NAMED_ULT + i]));
-    CHECK_OK(ABT_xstream_join(es));
-    CHECK_OK(ABT_xstream_free(&es));
 }
 
 struct seen {
@@ -206,10 +164,8 @@ int main(void)
 {
     BB_TEST_BEGIN(30);
     CHECK_OK(ABT_init(0, NULL));
-    ABT_xstream primary;
-    ABT_pool main_pool;
-    CHECK_OK(ABT_xstream_self(&primary));
-    CHECK_OK(ABT_xstream_get_main_pools(primary, 1, &main_pool));
+    ABT_pool main_pool = up_primary_main_pool();
+    up_wl.check = check_self;
 
     /* get_access reports def.access */
     for (int a = ABT_POOL_ACCESS_PRIV; a <= ABT_POOL_ACCESS_MPMC; a++) {
@@ -233,25 +189,25 @@ int main(void)
         up_state_init(&st);
         ABT_pool_def def = up_legacy_def(ABT_POOL_ACCESS_MPMC, with_get_thread);
         ABT_pool_config cfg = up_config(&st, -1);
-        CHECK_OK(ABT_pool_create(&def, cfg, &lpool));
+        CHECK_OK(ABT_pool_create(&def, cfg, &up_wl.pool));
         CHECK_OK(ABT_pool_config_free(&cfg));
         memset(&def, 0, sizeof(def)); /* the pool keeps its own copy */
         CHECK_EQ(atomic_load(&st.n_init), 1);
 
-        by_hand(lpool, &st, main_pool);
+        by_hand(up_wl.pool, &st, main_pool);
 
         int created = atomic_load(&up_g.n_create), freed = atomic_load(&up_g.n_free_unit);
-        int done_before = atomic_load(&done);
-        run_workload();
-        CHECK_EQ(atomic_load(&done) - done_before, PER_ROUND);
+        int done_before = atomic_load(&up_wl.done);
+        up_wl_run(ABT_SCHED_BASIC, NAMED_ULT, NAMED_TASK, UNNAMED_ULT, UNNAMED_TASK, CHILDREN);
+        CHECK_EQ(atomic_load(&up_wl.done) - done_before, PER_ROUND);
         CHECK_EQ(atomic_load(&up_g.n_create) - created, PER_ROUND);
         CHECK_EQ(atomic_load(&up_g.n_free_unit) - freed, PER_ROUND);
         CHECK_EQ(atomic_load(&bad), 0);
         size_t size = 1;
-        CHECK_OK(ABT_pool_get_size(lpool, &size));
+        CHECK_OK(ABT_pool_get_size(up_wl.pool, &size));
         CHECK_EQ(size, 0);
         CHECK_EQ(atomic_load(&st.n_free), 0);
-        CHECK_OK(ABT_pool_free(&lpool));
+        CHECK_OK(ABT_pool_free(&up_wl.pool));
         CHECK_EQ(atomic_load(&st.n_free), 1);
         CHECK_EQ(atomic_load(&st.n_init), 1);
     }

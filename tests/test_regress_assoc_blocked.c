@@ -11,23 +11,7 @@
  * What used to go wrong: the blocked count was taken in P but given back to
  * the pool X was associated with at resume time, so P kept a phantom blocked
  * unit forever and ABT_xstream_join never returned (watchdog). */
-#include "bb_test.h"
-#include <stdatomic.h>
-
-static ABT_thread X;
-static atomic_int x_blocked, x_done;
-static ABT_pool x_pool_after;
-static ABT_xstream x_xs_after;
-
-static void x_body(void *arg)
-{
-    (void)arg;
-    atomic_store(&x_blocked, 1);
-    ABT_self_suspend();
-    ABT_self_get_last_pool(&x_pool_after);
-    ABT_self_get_xstream(&x_xs_after);
-    atomic_store(&x_done, 1);
-}
+#include "regress_util.h"
 
 int main(void)
 {
@@ -37,15 +21,9 @@ int main(void)
     ABT_pool p, main_pool;
     CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
     CHECK_OK(ABT_xstream_get_main_pools(es, 1, &p));
-    CHECK_OK(ABT_xstream_self(&self));
-    CHECK_OK(ABT_xstream_get_main_pools(self, 1, &main_pool));
+    rg_pools(&self, &main_pool);
 
-    CHECK_OK(ABT_thread_create(p, x_body, NULL, ABT_THREAD_ATTR_NULL, &X));
-    ABT_thread_state st = ABT_THREAD_STATE_READY;
-    while (!atomic_load(&x_blocked) || st != ABT_THREAD_STATE_BLOCKED) {
-        ABT_thread_yield();
-        CHECK_OK(ABT_thread_get_state(X, &st));
-    }
+    rg_start_x(p);
 
     /* Blocked, hence in no pool: re-association is allowed. */
     CHECK_OK(ABT_thread_set_associated_pool(X, main_pool));

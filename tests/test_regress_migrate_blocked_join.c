@@ -14,23 +14,7 @@
  * What used to go wrong: the blocked count of P dropped without anything
  * waking P's sleeping scheduler (the unit went elsewhere, so no push into P
  * rang its bell), and the join never returned (watchdog). */
-#include "bb_test.h"
-#include <stdatomic.h>
-
-static ABT_thread X;
-static atomic_int x_blocked, x_done;
-static ABT_pool x_pool_after;
-static ABT_xstream x_xs_after;
-
-static void x_body(void *arg)
-{
-    (void)arg;
-    atomic_store(&x_blocked, 1);
-    ABT_self_suspend();
-    ABT_self_get_last_pool(&x_pool_after);
-    ABT_self_get_xstream(&x_xs_after);
-    atomic_store(&x_done, 1);
-}
+#include "regress_util.h"
 
 static void r_body(void *arg)
 {
@@ -48,15 +32,9 @@ int main(void)
     CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC_WAIT, 0, NULL, ABT_SCHED_CONFIG_NULL,
                                       &es));
     CHECK_OK(ABT_xstream_get_main_pools(es, 1, &p));
-    CHECK_OK(ABT_xstream_self(&self));
-    CHECK_OK(ABT_xstream_get_main_pools(self, 1, &main_pool));
+    rg_pools(&self, &main_pool);
 
-    CHECK_OK(ABT_thread_create(p, x_body, NULL, ABT_THREAD_ATTR_NULL, &X));
-    ABT_thread_state st = ABT_THREAD_STATE_READY;
-    while (!atomic_load(&x_blocked) || st != ABT_THREAD_STATE_BLOCKED) {
-        ABT_thread_yield();
-        CHECK_OK(ABT_thread_get_state(X, &st));
-    }
+    rg_start_x(p);
 
     CHECK_OK(ABT_thread_migrate_to_pool(X, main_pool)); /* pending until resumed */
     ABT_thread R;

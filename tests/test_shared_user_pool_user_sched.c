@@ -7,137 +7,14 @@
  * 5000 ULTs that yield a few times. All of them run to the end, on the two
  * secondary ESs only; the pool's init and free run once each; every unit the
  * pool created is freed by the end (after the ESs are joined and freed and
- * the pool is freed); both schedulers' run functions return. */
-#include "bb_test.h"
-#include <pthread.h>
+ * the pool is freed); both schedulers' run functions return. The pool is
+ * pool_user_util.h's: up_g counts its units, inits and frees, and misuse
+ * (a unit pushed twice or freed while queued, the pool freed non-empty). */
+#include "pool_user_util.h"
 #include <sched.h>
-#include <stdatomic.h>
-#include <stdlib.h>
 
 #define N 5000
 #define YIELDS 3
-
-/* ---- the pool ------------------------------------------------------------- */
-
-struct node {
-    ABT_thread thread;
-    struct node *next;
-    int queued;
-};
-
-struct queue {
-    pthread_mutex_t lock;
-    struct node *head, *tail;
-    size_t size;
-};
-
-static atomic_long units_created, units_freed, bad_units;
-static atomic_int pool_inits, pool_frees;
-
-static ABT_unit q_create_unit(ABT_pool pool, ABT_thread thread)
-{
-    (void)pool;
-    struct node *n = malloc(sizeof(*n));
-    if (!n)
-        return ABT_UNIT_NULL;
-    n->thread = thread;
-    n->next = NULL;
-    n->queued = 0;
-    atomic_fetch_add(&units_created, 1);
-    return (ABT_unit)n;
-}
-
-static void q_free_unit(ABT_pool pool, ABT_unit unit)
-{
-    (void)pool;
-    struct node *n = (struct node *)unit;
-    if (n->queued)
-        atomic_fetch_add(&bad_units, 1); /* freed while still in the queue */
-    free(n);
-    atomic_fetch_add(&units_freed, 1);
-}
-
-static struct queue *queue_of(ABT_pool pool)
-{
-    void *data = NULL;
-    ABT_pool_get_data(pool, &data);
-    return data;
-}
-
-static int q_init(ABT_pool pool, ABT_pool_config config)
-{
-    (void)config;
-    struct queue *q = calloc(1, sizeof(*q));
-    if (!q)
-        return ABT_ERR_MEM;
-    pthread_mutex_init(&q->lock, NULL);
-    atomic_fetch_add(&pool_inits, 1);
-    return ABT_pool_set_data(pool, q);
-}
-
-static void q_free(ABT_pool pool)
-{
-    struct queue *q = queue_of(pool);
-    if (q->head || q->size)
-        atomic_fetch_add(&bad_units, 1);
-    pthread_mutex_destroy(&q->lock);
-    free(q);
-    atomic_fetch_add(&pool_frees, 1);
-}
-
-static ABT_bool q_is_empty(ABT_pool pool)
-{
-    struct queue *q = queue_of(pool);
-    pthread_mutex_lock(&q->lock);
-    ABT_bool empty = q->head == NULL ? ABT_TRUE : ABT_FALSE;
-    pthread_mutex_unlock(&q->lock);
-    return empty;
-}
-
-static size_t q_get_size(ABT_pool pool)
-{
-    struct queue *q = queue_of(pool);
-    pthread_mutex_lock(&q->lock);
-    size_t size = q->size;
-    pthread_mutex_unlock(&q->lock);
-    return size;
-}
-
-static void q_push(ABT_pool pool, ABT_unit unit, ABT_pool_context ctx)
-{
-    (void)ctx;
-    struct queue *q = queue_of(pool);
-    struct node *n = (struct node *)unit;
-    pthread_mutex_lock(&q->lock);
-    if (n->queued)
-        atomic_fetch_add(&bad_units, 1); /* pushed twice */
-    n->queued = 1;
-    n->next = NULL;
-    if (q->tail)
-        q->tail->next = n;
-    else
-        q->head = n;
-    q->tail = n;
-    q->size++;
-    pthread_mutex_unlock(&q->lock);
-}
-
-static ABT_thread q_pop(ABT_pool pool, ABT_pool_context ctx)
-{
-    (void)ctx;
-    struct queue *q = queue_of(pool);
-    pthread_mutex_lock(&q->lock);
-    struct node *n = q->head;
-    if (n) {
-        q->head = n->next;
-        if (!q->head)
-            q->tail = NULL;
-        q->size--;
-        n->queued = 0;
-    }
-    pthread_mutex_unlock(&q->lock);
-    return n ? n->thread : ABT_THREAD_NULL;
-}
 
 /* ---- the scheduler ---------------------------------------------------------- */
 
@@ -206,15 +83,13 @@ int main(void)
     BB_TEST_BEGIN(30);
     CHECK_OK(ABT_init(0, NULL));
 
-    ABT_pool_user_def def;
-    CHECK_OK(ABT_pool_user_def_create(q_create_unit, q_free_unit, q_is_empty, q_pop, q_push,
-                                      &def));
-    CHECK_OK(ABT_pool_user_def_set_init(def, q_init));
-    CHECK_OK(ABT_pool_user_def_set_free(def, q_free));
-    CHECK_OK(ABT_pool_user_def_set_get_size(def, q_get_size));
+    ABT_pool_user_def def = up_new_def(0);
+    CHECK_OK(ABT_pool_user_def_set_init(def, up_init));
+    CHECK_OK(ABT_pool_user_def_set_free(def, up_free));
+    CHECK_OK(ABT_pool_user_def_set_get_size(def, up_get_size));
     CHECK_OK(ABT_pool_create(def, ABT_POOL_CONFIG_NULL, &upool));
     CHECK_OK(ABT_pool_user_def_free(&def)); /* the pool keeps its own copy */
-    CHECK_EQ(atomic_load(&pool_inits), 1);
+    CHECK_EQ(atomic_load(&up_g.n_init), 1);
     ABT_pool_access access;
     CHECK_OK(ABT_pool_get_access(upool, &access));
     CHECK_EQ(access, ABT_POOL_ACCESS_MPMC);
@@ -244,7 +119,7 @@ int main(void)
     CHECK_OK(ABT_pool_get_size(upool, &size));
     CHECK_EQ(size, 0);
     CHECK_OK(ABT_pool_free(&upool));
-    CHECK_EQ(atomic_load(&pool_frees), 1);
+    CHECK_EQ(atomic_load(&up_g.n_free), 1);
 
     int not_once = 0;
     for (int i = 0; i < N; i++)
@@ -254,9 +129,9 @@ int main(void)
     CHECK_EQ(atomic_load(&on_primary), 0);
     CHECK_EQ(atomic_load(&wrong_pool), 0);
     CHECK_EQ(atomic_load(&sched_errors), 0);
-    CHECK_EQ(atomic_load(&bad_units), 0);
-    CHECK_EQ(atomic_load(&units_created), N);
-    CHECK_EQ(atomic_load(&units_created), atomic_load(&units_freed));
+    CHECK_EQ(atomic_load(&up_g.n_misuse), 0);
+    CHECK_EQ(atomic_load(&up_g.n_create), N);
+    CHECK_EQ(atomic_load(&up_g.n_create), atomic_load(&up_g.n_free_unit));
 
     CHECK_OK(ABT_finalize());
     BB_TEST_END();
