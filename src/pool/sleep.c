@@ -1,9 +1,10 @@
 /*
  * Waiting for a pool to get work, without polling.
  *
- * A sleeper links a node into the pool's list (under the pool's lock), then
- * checks the pool once more, then sleeps on its bell. A push that finds the
- * list non-empty unlinks the first node and rings its bell. Either the push
+ * A sleeper arms its bell, links a node into the pool's list (under the
+ * pool's lock), checks the pool once more, then sleeps on its bell. A push
+ * that finds the list non-empty unlinks nodes until it meets one whose bell
+ * is armed, and rings that bell (see bb_pool_take_sleeper_locked). Either the push
  * comes after the node is linked (and sees it), or before the check (and the
  * check sees the unit): no wake-up is lost. Built-in pools look at the list
  * inside the lock they push under; user pools, whose push is the user's code,
