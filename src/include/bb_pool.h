@@ -38,7 +38,7 @@ typedef struct bb_pool_ops {
     bb_unit *(*pop_wait)(bb_pool *pool, double secs, bb_pool_ctx ctx);
     void (*for_each)(bb_pool *pool, void (*fn)(void *arg, bb_unit *u), void *arg);
     /* Optional; without them the API loops over pop and push. */
-    size_t (*pop_many)(bb_pool *pool, bb_unit **out, size_t max, bb_pool_ctx ctx);
+    size_t (*pop_many)(bb_pool *pool, ABT_thread *out, size_t max, bb_pool_ctx ctx);
     void (*push_many)(bb_pool *pool, bb_unit *const *units, size_t n, bb_pool_ctx ctx);
     void (*destroy)(bb_pool *pool); /* the user's free callback, if any */
 } bb_pool_ops;

@@ -215,17 +215,7 @@ int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len, size
     bb_pool *p = bb_pool_of(pool);
     size_t n = 0;
     if (p->ops->pop_many) {
-        /* ABT_thread and bb_unit * share one representation (bb_unit.h) */
-        bb_unit *batch[64];
-        while (n < len) {
-            size_t want = len - n < 64 ? len - n : 64;
-            size_t got = p->ops->pop_many(p, batch, want, ctx);
-            for (size_t i = 0; i < got; i++)
-                threads[n + i] = bb_unit_handle(batch[i]);
-            n += got;
-            if (got < want)
-                break;
-        }
+        n = p->ops->pop_many(p, threads, len, ctx);
     } else {
         bb_unit *u;
         while (n < len && (u = p->ops->pop(p, ctx)) != NULL)

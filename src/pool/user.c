@@ -45,11 +45,6 @@ struct bb_pool_user {
     ABT_pool_def old;
 };
 
-static ABT_pool handle_of(bb_pool *p)
-{
-    return bb_pool_handle(p);
-}
-
 /* ---- units -------------------------------------------------------------- */
 
 static ABT_unit make_user_unit(bb_pool *p, bb_unit *u)
@@ -57,7 +52,7 @@ static ABT_unit make_user_unit(bb_pool *p, bb_unit *u)
     const bb_pool_user *d = p->user;
     if (d->legacy)
         return d->old.u_create_from_thread(bb_unit_handle(u));
-    return d->create_unit(handle_of(p), bb_unit_handle(u));
+    return d->create_unit(bb_pool_handle(p), bb_unit_handle(u));
 }
 
 /* Out of line: the legacy callback takes the unit by address. */
@@ -81,7 +76,7 @@ void bb_unit_drop_user_unit(bb_unit *u)
         free_legacy_unit(d, unit);
         return;
     }
-    d->free_unit(handle_of(p), unit);
+    d->free_unit(bb_pool_handle(p), unit);
 }
 
 /* Associate `u` with the user pool `pool`: the pool makes its unit now, so
@@ -160,28 +155,28 @@ static inline void wake_after_user_push(bb_pool *p, size_t n)
 
 static void modern_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
-    p->user->push(handle_of(p), unit_for(p, u), ctx);
+    p->user->push(bb_pool_handle(p), unit_for(p, u), ctx);
     wake_after_user_push(p, 1);
 }
 
 static bb_unit *modern_pop(bb_pool *p, bb_pool_ctx ctx)
 {
-    return bb_unit_of(p->user->pop(handle_of(p), ctx));
+    return bb_unit_of(p->user->pop(bb_pool_handle(p), ctx));
 }
 
 static bool modern_is_empty(bb_pool *p)
 {
-    return p->user->is_empty(handle_of(p)) != ABT_FALSE;
+    return p->user->is_empty(bb_pool_handle(p)) != ABT_FALSE;
 }
 
 static size_t modern_size(bb_pool *p)
 {
-    return p->user->get_size(handle_of(p));
+    return p->user->get_size(bb_pool_handle(p));
 }
 
 static bb_unit *modern_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
 {
-    return bb_unit_of(p->user->pop_wait(handle_of(p), secs, ctx));
+    return bb_unit_of(p->user->pop_wait(bb_pool_handle(p), secs, ctx));
 }
 
 struct visit {
@@ -198,49 +193,38 @@ static void visit_thread(void *arg, ABT_thread thread)
 static void modern_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
 {
     struct visit v = {fn, arg};
-    p->user->print_all(handle_of(p), &v, visit_thread);
+    p->user->print_all(bb_pool_handle(p), &v, visit_thread);
 }
 
 static void modern_destroy(bb_pool *p)
 {
     if (p->user->free)
-        p->user->free(handle_of(p));
+        p->user->free(bb_pool_handle(p));
 }
 
-static size_t modern_pop_many(bb_pool *p, bb_unit **out, size_t max, bb_pool_ctx ctx)
+static size_t modern_pop_many(bb_pool *p, ABT_thread *out, size_t max, bb_pool_ctx ctx)
 {
-    if (!p->user->pop_many) {
-        size_t n = 0;
-        while (n < max && (out[n] = modern_pop(p, ctx)) != NULL)
-            n++;
-        return n;
-    }
-    ABT_thread batch[64];
-    size_t total = 0;
-    while (total < max) {
-        size_t want = max - total < 64 ? max - total : 64, got = 0;
-        p->user->pop_many(handle_of(p), batch, want, &got, ctx);
-        for (size_t i = 0; i < got; i++)
-            out[total + i] = bb_unit_of(batch[i]);
-        total += got;
-        if (got < want)
-            break;
-    }
-    return total;
+    size_t got = 0;
+    if (p->user->pop_many)
+        p->user->pop_many(bb_pool_handle(p), out, max, &got, ctx);
+    else
+        while (got < max && (out[got] = p->user->pop(bb_pool_handle(p), ctx)) != ABT_THREAD_NULL)
+            got++;
+    return got;
 }
 
 static void modern_push_many(bb_pool *p, bb_unit *const *units, size_t n, bb_pool_ctx ctx)
 {
     if (!p->user->push_many || n == 0) {
         for (size_t i = 0; i < n; i++)
-            p->user->push(handle_of(p), unit_for(p, units[i]), ctx);
+            p->user->push(bb_pool_handle(p), unit_for(p, units[i]), ctx);
     } else {
         ABT_unit batch[64];
         for (size_t done = 0; done < n;) {
             size_t k = n - done < 64 ? n - done : 64;
             for (size_t i = 0; i < k; i++)
                 batch[i] = unit_for(p, units[done + i]);
-            p->user->push_many(handle_of(p), batch, k, ctx);
+            p->user->push_many(bb_pool_handle(p), batch, k, ctx);
             done += k;
         }
     }
@@ -272,19 +256,19 @@ static bb_unit *thread_of_legacy_unit(bb_pool *p, ABT_unit unit)
 static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     (void)ctx;
-    p->user->old.p_push(handle_of(p), unit_for(p, u));
+    p->user->old.p_push(bb_pool_handle(p), unit_for(p, u));
     wake_after_user_push(p, 1);
 }
 
 static bb_unit *legacy_pool_pop(bb_pool *p, bb_pool_ctx ctx)
 {
     (void)ctx;
-    return thread_of_legacy_unit(p, p->user->old.p_pop(handle_of(p)));
+    return thread_of_legacy_unit(p, p->user->old.p_pop(bb_pool_handle(p)));
 }
 
 static size_t legacy_pool_size(bb_pool *p)
 {
-    return p->user->old.p_get_size(handle_of(p));
+    return p->user->old.p_get_size(bb_pool_handle(p));
 }
 
 static bool legacy_pool_is_empty(bb_pool *p)
@@ -296,14 +280,14 @@ static int legacy_pool_remove(bb_pool *p, bb_unit *u)
 {
     if (!(u->flags & BB_UNIT_HAS_USER_UNIT) || u->unit_pool != p)
         return ABT_ERR_POOL;
-    return p->user->old.p_remove(handle_of(p), u->user_unit);
+    return p->user->old.p_remove(bb_pool_handle(p), u->user_unit);
 }
 
 static bb_unit *legacy_pool_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
 {
     (void)ctx;
     double abstime = bb_wtime() + secs; /* the legacy callback takes a deadline */
-    return thread_of_legacy_unit(p, p->user->old.p_pop_timedwait(handle_of(p), abstime));
+    return thread_of_legacy_unit(p, p->user->old.p_pop_timedwait(bb_pool_handle(p), abstime));
 }
 
 struct visit_legacy {
@@ -322,13 +306,13 @@ static void visit_unit(void *arg, ABT_unit unit)
 static void legacy_pool_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
 {
     struct visit_legacy vl = {p, {fn, arg}};
-    p->user->old.p_print_all(handle_of(p), &vl, visit_unit);
+    p->user->old.p_print_all(bb_pool_handle(p), &vl, visit_unit);
 }
 
 static void legacy_pool_destroy(bb_pool *p)
 {
     if (p->user->old.p_free)
-        p->user->old.p_free(handle_of(p));
+        p->user->old.p_free(bb_pool_handle(p));
 }
 
 static const bb_pool_ops legacy_pool_ops = {.push = legacy_pool_push,
@@ -403,7 +387,7 @@ int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool *
     }
     p->user = d;
     ABT_pool_init_fn init = d->legacy ? d->old.p_init : d->init;
-    err = init ? init(handle_of(p), config) : ABT_SUCCESS;
+    err = init ? init(bb_pool_handle(p), config) : ABT_SUCCESS;
     if (err != ABT_SUCCESS) {
         bb_pool_free_memory(p); /* init failed: the user's free must not run */
         return err;
