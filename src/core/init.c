@@ -12,6 +12,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_wait.h"
 #include "bb_xstream.h"
 
 struct bb_runtime bb_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -103,6 +104,7 @@ static void tear_down(void)
 
     bb_xstream_free_secondaries();
     bb_xstream_finalize_primary(es); /* runs what is left, then frees the ES */
+    bb_alarm_shutdown();
     bb_store_release(&bb_rt.up, 0u);
     bb_tls_xstream = NULL;
     bb_unit_release(primary);

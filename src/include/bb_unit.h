@@ -72,6 +72,7 @@ struct bb_unit {
     void *migrate_cb_arg;
     bb_pool *migrate_to;        /* target of a pending migration; under requests */
     uint64_t id;                /* assigned lazily by the first query; atomic */
+    struct bb_keytab *keys;     /* values of ABT_key_set, or NULL (src/unit/key.c) */
     /* Only for units in user-defined pools (src/pool/user.c). */
     ABT_unit user_unit;         /* what unit_pool's create-unit callback made */
     bb_pool *unit_pool;
@@ -136,6 +137,10 @@ void bb_ult_park(bb_unit *self);
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target);
 __attribute__((noreturn)) void bb_ult_exit_to(bb_unit *self, bb_unit *target);
 void bb_ult_block_on_join(bb_unit *self, bb_unit *target);
+/* Block until bb_unit_make_ready; `lock` (held: it guards the queue where the
+ * caller registered as waiting on `wait_on`) is released once the caller's
+ * context is saved, so no waker can resume it too early. */
+void bb_ult_block_releasing(bb_unit *self, const void *wait_on, bb_spinlock *lock);
 __attribute__((noreturn)) void bb_ult_exit(bb_unit *self);
 void bb_unit_make_ready(bb_unit *u);
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now);

@@ -3,22 +3,31 @@
  *
  * A waiter is a word: either a pointer to a blocked ULT (low bits zero), or a
  * pointer to a bb_os_waiter tagged with BB_WAITER_OS, for a caller that cannot
- * switch contexts (an external thread) and sleeps in the kernel instead.
+ * switch contexts (an external thread) and sleeps in the kernel instead, or
+ * tagged with BB_WAITER_POLL, for a ULT that keeps running and polls the
+ * word. Waking is the waker's last access to anything the waiter owns.
  */
 #ifndef BB_WAITER_H
 #define BB_WAITER_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "bb_unit.h"
 
+#define BB_WAITER_POLL ((uintptr_t)1)
 #define BB_WAITER_OS ((uintptr_t)2)
+#define BB_WAITER_TAGS (BB_WAITER_POLL | BB_WAITER_OS)
 
 typedef struct {
     uint32_t signaled; /* 0 until woken; the futex word */
 } bb_os_waiter;
 
 void bb_os_waiter_wait(bb_os_waiter *w);
+/* Same, until `deadline` (absolute, CLOCK_REALTIME); false if it passed
+ * first. */
+bool bb_os_waiter_wait_until(bb_os_waiter *w, const struct timespec *deadline);
 void bb_os_waiter_signal(bb_os_waiter *w);
 
 static inline uintptr_t bb_waiter_of_ult(bb_unit *u)
@@ -31,10 +40,18 @@ static inline uintptr_t bb_waiter_of_os(bb_os_waiter *w)
     return (uintptr_t)w | BB_WAITER_OS;
 }
 
+static inline uintptr_t bb_waiter_of_poll(bb_os_waiter *w)
+{
+    return (uintptr_t)w | BB_WAITER_POLL;
+}
+
 static inline void bb_waiter_wake(uintptr_t w)
 {
+    bb_os_waiter *os = (bb_os_waiter *)(w & ~BB_WAITER_TAGS);
     if (w & BB_WAITER_OS)
-        bb_os_waiter_signal((bb_os_waiter *)(w & ~BB_WAITER_OS));
+        bb_os_waiter_signal(os);
+    else if (w & BB_WAITER_POLL)
+        bb_store_release(&os->signaled, 1u);
     else
         bb_unit_make_ready((bb_unit *)w);
 }

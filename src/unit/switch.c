@@ -218,6 +218,20 @@ void bb_ult_park(bb_unit *self)
     switch_to_parent(self, publish_suspended, self);
 }
 
+static void release_spinlock(void *arg)
+{
+    bb_spin_unlock(arg);
+}
+
+void bb_ult_block_releasing(bb_unit *self, const void *wait_on, bb_spinlock *lock)
+{
+    self->wait_target = wait_on;
+    bb_unit_count_blocked(self);
+    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    switch_to_parent(self, release_spinlock, lock);
+    self->wait_target = NULL;
+}
+
 void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
 {
     self->wait_target = target;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bb_ctx.h"
+#include "bb_key.h"
 #include "bb_mem.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
@@ -55,6 +56,7 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->migrate_cb_arg = NULL;
     u->migrate_to = NULL;
     u->id = 0;
+    u->keys = NULL;
     u->user_unit = ABT_UNIT_NULL;
     u->unit_pool = NULL;
 }
@@ -190,6 +192,8 @@ int bb_unit_free(bb_unit *u)
 
 void bb_unit_release(bb_unit *u)
 {
+    if (u->keys)
+        bb_unit_free_keys(u);
     if (u->flags & BB_UNIT_HAS_USER_UNIT)
         bb_unit_drop_user_unit(u);
     bb_mem_cache *cache = bb_self_mem_cache();

@@ -23,6 +23,19 @@ void bb_os_waiter_wait(bb_os_waiter *w)
         futex_wait(&w->signaled, 0); /* returns at once if already signaled */
 }
 
+/* FUTEX_WAIT_BITSET takes an absolute deadline; with FUTEX_CLOCK_REALTIME it
+ * is on the clock of ABT_cond_timedwait's abstime. */
+bool bb_os_waiter_wait_until(bb_os_waiter *w, const struct timespec *deadline)
+{
+    while (!bb_load_acquire(&w->signaled)) {
+        long r = syscall(SYS_futex, &w->signaled, FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME,
+                         0, deadline, NULL, FUTEX_BITSET_MATCH_ANY);
+        if (r != 0 && errno == ETIMEDOUT)
+            return bb_load_acquire(&w->signaled) != 0;
+    }
+    return true;
+}
+
 void bb_os_waiter_signal(bb_os_waiter *w)
 {
     /* The waiter may return (and its stack frame die) as soon as it sees the

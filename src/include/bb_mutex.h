@@ -1,0 +1,63 @@
+/*
+ * The mutex, as condition variables see it.
+ *
+ * One word says everything the fast paths need: `owner` is 0 when the mutex
+ * is free, else the owner's token (the address of its work unit, or of a
+ * per-thread word for an external thread) with two flag bits:
+ * BB_MUTEX_WAITERS (somebody waits: unlock must wake one) and
+ * BB_MUTEX_NESTED (a recursive owner locked it again: unlock must count
+ * down). Lock is one compare-and-swap 0 -> token; unlock one compare-and-swap
+ * token -> 0; any flag makes the swap fail and sends the caller to the slow
+ * path. Zeroed memory is a free, non-recursive mutex.
+ */
+#ifndef BB_MUTEX_H
+#define BB_MUTEX_H
+
+#include <abt.h>
+#include <stdint.h>
+
+#include "bb_wait.h"
+#include "bb_xstream.h"
+
+#define BB_MUTEX_WAITERS ((uintptr_t)1)
+#define BB_MUTEX_NESTED ((uintptr_t)2)
+#define BB_MUTEX_FLAGS (BB_MUTEX_WAITERS | BB_MUTEX_NESTED)
+
+typedef struct bb_mutex {
+    uint32_t recursive; /* first word: ABT_RECURSIVE_MUTEX_INITIALIZER sets it */
+    uint32_t nesting;   /* locks beyond the first by a recursive owner; owner only */
+    uintptr_t owner;    /* 0, or token | flags; atomic */
+    bb_spinlock lock;   /* guards `waiters` and the WAITERS flag's setting */
+    bb_waitq waiters;
+} bb_mutex;
+
+_Static_assert(sizeof(bb_mutex) <= sizeof(ABT_mutex_memory), "ABT_mutex_memory is too small");
+
+static inline bb_mutex *bb_mutex_of(ABT_mutex handle)
+{
+    return (bb_mutex *)(void *)handle;
+}
+
+/* Who the caller is, as a mutex owner. */
+extern __thread uint64_t bb_tls_external_token __attribute__((tls_model("initial-exec")));
+
+static inline uintptr_t bb_self_token(void)
+{
+    bb_xstream *es = bb_tls_xstream;
+    return es ? (uintptr_t)es->current : (uintptr_t)&bb_tls_external_token;
+}
+
+/* ABT_mutex_create and ABT_mutex_create_with_attr. */
+int bb_mutex_create(bool recursive, ABT_mutex *newmutex);
+
+/* Unlock entirely (all nesting levels), for a condition wait; returns the
+ * nesting to give back to bb_mutex_relock. */
+int bb_mutex_unlock_all(bb_mutex *m, uintptr_t token, uint32_t *nesting);
+void bb_mutex_relock(bb_mutex *m, uintptr_t token, uint32_t nesting);
+
+static inline bool bb_mutex_is_held_by(const bb_mutex *m, uintptr_t token)
+{
+    return (bb_load_relaxed(&m->owner) & ~BB_MUTEX_FLAGS) == token;
+}
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * Waiting in a synchronization object: the one mechanism under mutexes,
+ * condition variables, rwlocks, barriers, futures and eventuals.
+ *
+ * Each object guards its state and a queue of wait nodes with one spinlock.
+ * A caller that must wait puts a node (on its own stack) in the queue and
+ * calls bb_wait with the lock held; bb_wait releases it. How the caller then
+ * waits depends on who it is:
+ * - a ULT blocks: its ES runs other work. The lock is released only after
+ *   its context is saved, so a waker can never see a half-blocked ULT.
+ * - any other caller (external thread, tasklet, scheduler) sleeps in the
+ *   kernel: it cannot switch, and sleeping is cheaper than spinning.
+ * A waker pops nodes under the lock, claims each one (bb_wait_claim), drops
+ * the lock, then wakes what it claimed (bb_wait_wake). A node's status says
+ * who ended the wait, decided under the lock: a waker, or the deadline.
+ */
+#ifndef BB_WAIT_H
+#define BB_WAIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "bb_atomic.h"
+#include "bb_waiter.h"
+
+enum bb_wait_status {
+    BB_WAIT_PENDING = 0,  /* in the queue */
+    BB_WAIT_WOKEN = 1,    /* taken out by a waker */
+    BB_WAIT_TIMEDOUT = 2  /* taken out because its deadline passed */
+};
+
+typedef struct bb_wait_node {
+    struct bb_wait_node *next;
+    uintptr_t waiter;   /* what to wake (bb_waiter.h); 0: the caller polls */
+    uint32_t status;    /* bb_wait_status; atomic */
+    uint32_t tag;       /* the object's own use (rwlock: reader or writer) */
+    uintptr_t token;    /* the object's own use (mutex: the waiter's owner token) */
+} bb_wait_node;
+
+typedef struct {
+    bb_wait_node *head;
+    bb_wait_node *tail;
+} bb_waitq;
+
+static inline bool bb_waitq_is_empty(const bb_waitq *q)
+{
+    return q->head == NULL;
+}
+
+static inline void bb_waitq_push(bb_waitq *q, bb_wait_node *n)
+{
+    n->next = NULL;
+    bb_store_relaxed(&n->status, (uint32_t)BB_WAIT_PENDING);
+    if (q->tail)
+        q->tail->next = n;
+    else
+        q->head = n;
+    q->tail = n;
+}
+
+static inline bb_wait_node *bb_waitq_pop(bb_waitq *q)
+{
+    bb_wait_node *n = q->head;
+    if (n) {
+        q->head = n->next;
+        if (!q->head)
+            q->tail = NULL;
+    }
+    return n;
+}
+
+/* Take `n` out of `q`; false if it is not there. */
+bool bb_waitq_remove(bb_waitq *q, bb_wait_node *n);
+
+/* A node just popped by a waker, under the object's lock: mark it woken and
+ * return what bb_wait_wake needs once the lock is dropped. The node itself
+ * may be gone by then. */
+static inline uintptr_t bb_wait_claim(bb_wait_node *n)
+{
+    uintptr_t w = n->waiter;
+    bb_store_release(&n->status, (uint32_t)BB_WAIT_WOKEN);
+    return w;
+}
+
+static inline void bb_wait_wake(uintptr_t w)
+{
+    if (w)
+        bb_waiter_wake(w);
+}
+
+/* Wake every node of `q` (the object's lock is held); the queue ends empty.
+ * The nodes are chained through a private list, so the lock can be dropped
+ * before bb_wait_wake_list. */
+bb_wait_node *bb_waitq_claim_all(bb_waitq *q);
+void bb_wait_wake_list(bb_wait_node *list);
+
+/*
+ * Wait in `q` until a waker claims `n`, or until `deadline` (absolute,
+ * CLOCK_REALTIME, as ABT_cond_timedwait's abstime; NULL: no deadline).
+ * The caller holds `lock` and has filled n->tag/n->token if its object uses
+ * them; bb_wait pushes `n` and releases `lock`. Returns BB_WAIT_WOKEN or
+ * BB_WAIT_TIMEDOUT; `lock` is not held on return.
+ */
+int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timespec *deadline);
+
+/* Same without a deadline, but always asleep in the kernel, holding the ES. */
+void bb_wait_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n);
+
+/* A tasklet must run to completion: the blocking calls that Argobots refuses
+ * to tasklets (cond_wait, rwlock, barrier, future and eventual waits) check
+ * this and return their object's error code. */
+bool bb_caller_is_tasklet(void);
+
+/* ---- deadlines for blocked ULTs (src/sync/alarm.c) ------------------------ */
+
+/* One deadline, armed by a blocked ULT; lives on its stack. */
+typedef struct bb_alarm {
+    struct timespec deadline;
+    bb_spinlock *lock; /* the object's lock and queue where `node` waits */
+    bb_waitq *q;
+    bb_wait_node *node;
+    uint32_t index;    /* position in the alarm heap; under the alarm lock */
+    uint32_t firing;   /* atomic: taken by the alarm thread, not yet done */
+} bb_alarm;
+
+/* Arm `a`; false if the alarm thread could not be started. */
+bool bb_alarm_arm(bb_alarm *a);
+/* Disarm `a` after its wait ended; waits while the alarm thread handles it. */
+void bb_alarm_disarm(bb_alarm *a);
+/* Stop the alarm thread (ABT_finalize); it starts again when needed. */
+void bb_alarm_shutdown(void);
+
+/* ---- time ------------------------------------------------------------------ */
+
+static inline bool bb_timespec_passed(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return now.tv_sec > deadline->tv_sec ||
+           (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * ABT_barrier_*: work units wait until `num_waiters` of them have arrived.
+ *
+ * The last to arrive wakes the others and the barrier is ready for the next
+ * round at once: a unit that hurries into the next round queues behind a
+ * fresh count and cannot pass early.
+ */
+#include <stdlib.h>
+
+#include "bb_runtime.h"
+#include "bb_wait.h"
+
+typedef struct {
+    bb_spinlock lock;
+    uint32_t num_waiters;  /* how many make a round; under lock */
+    uint32_t arrived;      /* in this round; under lock */
+    bb_waitq waiters;
+} bb_barrier;
+
+static bb_barrier *barrier_of(ABT_barrier handle)
+{
+    return (bb_barrier *)(void *)handle;
+}
+
+int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
+{
+    if (!newbarrier)
+        return ABT_ERR_INV_ARG;
+    *newbarrier = ABT_BARRIER_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (num_waiters == 0)
+        return ABT_ERR_INV_ARG;
+    bb_barrier *b = calloc(1, sizeof(*b));
+    if (!b)
+        return ABT_ERR_MEM;
+    b->num_waiters = num_waiters;
+    *newbarrier = (ABT_barrier)(void *)b;
+    return ABT_SUCCESS;
+}
+
+int ABT_barrier_reinit(ABT_barrier barrier, uint32_t num_waiters)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_barrier *b = barrier_of(barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    if (num_waiters == 0)
+        return ABT_ERR_INV_ARG;
+    bb_spin_lock(&b->lock);
+    bool busy = b->arrived != 0;
+    if (!busy)
+        b->num_waiters = num_waiters;
+    bb_spin_unlock(&b->lock);
+    return busy ? ABT_ERR_BARRIER : ABT_SUCCESS;
+}
+
+int ABT_barrier_free(ABT_barrier *barrier)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!barrier)
+        return ABT_ERR_INV_ARG;
+    bb_barrier *b = barrier_of(*barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    bb_spin_lock(&b->lock);
+    bool busy = b->arrived != 0;
+    bb_spin_unlock(&b->lock);
+    if (busy)
+        return ABT_ERR_BARRIER;
+    free(b);
+    *barrier = ABT_BARRIER_NULL;
+    return ABT_SUCCESS;
+}
+
+int ABT_barrier_wait(ABT_barrier barrier)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_barrier *b = barrier_of(barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    if (bb_caller_is_tasklet())
+        return ABT_ERR_BARRIER; /* may have to wait, which a tasklet cannot */
+    bb_spin_lock(&b->lock);
+    if (++b->arrived < b->num_waiters) {
+        bb_wait_node node = {0};
+        bb_wait(&b->lock, &b->waiters, &node, NULL);
+        return ABT_SUCCESS;
+    }
+    b->arrived = 0;
+    bb_wait_node *all = bb_waitq_claim_all(&b->waiters);
+    bb_spin_unlock(&b->lock);
+    bb_wait_wake_list(all);
+    return ABT_SUCCESS;
+}
+
+int ABT_barrier_get_num_waiters(ABT_barrier barrier, uint32_t *num_waiters)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_barrier *b = barrier_of(barrier);
+    if (!b)
+        return ABT_ERR_INV_BARRIER;
+    if (!num_waiters)
+        return ABT_ERR_INV_ARG;
+    bb_spin_lock(&b->lock);
+    *num_waiters = b->num_waiters;
+    bb_spin_unlock(&b->lock);
+    return ABT_SUCCESS;
+}

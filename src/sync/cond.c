@@ -1,0 +1,143 @@
+/*
+ * ABT_cond_*: a queue of waiters under a spinlock.
+ *
+ * A waiter queues itself and releases the mutex while holding the condition's
+ * lock, so a signal that follows the release cannot miss it. It takes the
+ * mutex back after it is woken (or timed out), as pthreads do. All waiters
+ * at a time must use the same mutex; the condition forgets the mutex when
+ * its queue empties.
+ */
+#include <stdlib.h>
+
+#include "bb_mutex.h"
+#include "bb_runtime.h"
+#include "bb_wait.h"
+
+typedef struct {
+    bb_spinlock lock;
+    bb_mutex *mutex;    /* the waiters' mutex while any wait; under lock */
+    bb_waitq waiters;
+} bb_cond;
+
+_Static_assert(sizeof(bb_cond) <= sizeof(ABT_cond_memory), "ABT_cond_memory is too small");
+
+static bb_cond *cond_of(ABT_cond handle)
+{
+    return (bb_cond *)(void *)handle;
+}
+
+int ABT_cond_create(ABT_cond *newcond)
+{
+    if (!newcond)
+        return ABT_ERR_INV_ARG;
+    *newcond = ABT_COND_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    bb_cond *c = calloc(1, sizeof(*c));
+    if (!c)
+        return ABT_ERR_MEM;
+    *newcond = (ABT_cond)(void *)c;
+    return ABT_SUCCESS;
+}
+
+int ABT_cond_free(ABT_cond *cond)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!cond)
+        return ABT_ERR_INV_ARG;
+    bb_cond *c = cond_of(*cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    bb_spin_lock(&c->lock);
+    bool busy = !bb_waitq_is_empty(&c->waiters);
+    bb_spin_unlock(&c->lock);
+    if (busy)
+        return ABT_ERR_COND;
+    free(c);
+    *cond = ABT_COND_NULL;
+    return ABT_SUCCESS;
+}
+
+/* The queue emptied: a later waiter may bring another mutex. */
+static void forget_mutex_if_idle(bb_cond *c)
+{
+    if (bb_waitq_is_empty(&c->waiters))
+        c->mutex = NULL;
+}
+
+static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
+{
+    uintptr_t token = bb_self_token();
+    if (!bb_mutex_is_held_by(m, token))
+        return ABT_ERR_MUTEX;
+
+    bb_spin_lock(&c->lock);
+    if (c->mutex && c->mutex != m) {
+        bb_spin_unlock(&c->lock);
+        return ABT_ERR_INV_MUTEX; /* other waiters use another mutex */
+    }
+    c->mutex = m;
+    uint32_t nesting;
+    bb_mutex_unlock_all(m, token, &nesting);
+    bb_wait_node node = {0};
+    int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
+    if (status == BB_WAIT_TIMEDOUT) {
+        bb_spin_lock(&c->lock);
+        forget_mutex_if_idle(c);
+        bb_spin_unlock(&c->lock);
+    }
+    bb_mutex_relock(m, token, nesting);
+    return status == BB_WAIT_TIMEDOUT ? ABT_ERR_COND_TIMEDOUT : ABT_SUCCESS;
+}
+
+/* As in Argobots, a tasklet may not wait without a deadline (checked first),
+ * but may wait with one: it then sleeps in the kernel, holding its ES. */
+int ABT_cond_wait(ABT_cond cond, ABT_mutex mutex)
+{
+    if (bb_caller_is_tasklet())
+        return ABT_ERR_COND;
+    if (!cond)
+        return ABT_ERR_INV_COND;
+    if (!mutex)
+        return ABT_ERR_INV_MUTEX;
+    return wait(cond_of(cond), bb_mutex_of(mutex), NULL);
+}
+
+int ABT_cond_timedwait(ABT_cond cond, ABT_mutex mutex, const struct timespec *abstime)
+{
+    if (!cond)
+        return ABT_ERR_INV_COND;
+    if (!mutex)
+        return ABT_ERR_INV_MUTEX;
+    if (!abstime)
+        return ABT_ERR_INV_ARG;
+    return wait(cond_of(cond), bb_mutex_of(mutex), abstime);
+}
+
+int ABT_cond_signal(ABT_cond cond)
+{
+    bb_cond *c = cond_of(cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    bb_spin_lock(&c->lock);
+    bb_wait_node *n = bb_waitq_pop(&c->waiters);
+    uintptr_t w = n ? bb_wait_claim(n) : 0;
+    forget_mutex_if_idle(c);
+    bb_spin_unlock(&c->lock);
+    bb_wait_wake(w);
+    return ABT_SUCCESS;
+}
+
+int ABT_cond_broadcast(ABT_cond cond)
+{
+    bb_cond *c = cond_of(cond);
+    if (!c)
+        return ABT_ERR_INV_COND;
+    bb_spin_lock(&c->lock);
+    bb_wait_node *all = bb_waitq_claim_all(&c->waiters);
+    c->mutex = NULL;
+    bb_spin_unlock(&c->lock);
+    bb_wait_wake_list(all);
+    return ABT_SUCCESS;
+}

@@ -1,0 +1,146 @@
+/*
+ * bb_wait: how each kind of caller waits in a synchronization object's queue
+ * (see bb_wait.h for the protocol between waiters and wakers).
+ */
+#include <sched.h>
+
+#include "bb_pool.h"
+#include "bb_unit.h"
+#include "bb_wait.h"
+#include "bb_xstream.h"
+
+bool bb_waitq_remove(bb_waitq *q, bb_wait_node *n)
+{
+    bb_wait_node *prev = NULL;
+    for (bb_wait_node *it = q->head; it; prev = it, it = it->next) {
+        if (it != n)
+            continue;
+        if (prev)
+            prev->next = n->next;
+        else
+            q->head = n->next;
+        if (q->tail == n)
+            q->tail = prev;
+        return true;
+    }
+    return false;
+}
+
+bb_wait_node *bb_waitq_claim_all(bb_waitq *q)
+{
+    bb_wait_node *list = q->head;
+    q->head = q->tail = NULL;
+    for (bb_wait_node *n = list; n; n = n->next)
+        bb_store_relaxed(&n->status, (uint32_t)BB_WAIT_WOKEN);
+    return list;
+}
+
+void bb_wait_wake_list(bb_wait_node *list)
+{
+    while (list) {
+        bb_wait_node *next = list->next; /* `list` may be gone once woken */
+        bb_wait_wake(list->waiter);
+        list = next;
+    }
+}
+
+/* ---- the caller's side ------------------------------------------------------ */
+
+/* Whoever ends the wait after the deadline passed: take the node out unless a
+ * waker claimed it first. */
+static int expire(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
+{
+    bb_spin_lock(lock);
+    if (bb_load_relaxed(&n->status) == BB_WAIT_PENDING) {
+        bb_waitq_remove(q, n);
+        bb_store_relaxed(&n->status, (uint32_t)BB_WAIT_TIMEDOUT);
+    }
+    bb_spin_unlock(lock);
+    return (int)bb_load_acquire(&n->status);
+}
+
+/* A caller that cannot switch sleeps in the kernel. */
+static int sleep_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
+                           const struct timespec *deadline)
+{
+    bb_os_waiter w = {0};
+    n->waiter = bb_waiter_of_os(&w);
+    bb_waitq_push(q, n);
+    bb_spin_unlock(lock);
+    if (!deadline) {
+        bb_os_waiter_wait(&w);
+        return BB_WAIT_WOKEN;
+    }
+    if (bb_os_waiter_wait_until(&w, deadline))
+        return BB_WAIT_WOKEN;
+    int status = expire(lock, q, n);
+    if (status == BB_WAIT_WOKEN)
+        bb_os_waiter_wait(&w); /* the waker is about to signal `w`, on our stack */
+    return status;
+}
+
+void bb_wait_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
+{
+    (void)sleep_in_kernel(lock, q, n, NULL);
+}
+
+/* A ULT whose deadline the alarm thread cannot serve (its pool takes no
+ * pushes from other threads) yields until woken or out of time. */
+static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
+                      const struct timespec *deadline)
+{
+    bb_os_waiter flag = {0};
+    n->waiter = bb_waiter_of_poll(&flag);
+    bb_waitq_push(q, n);
+    bb_spin_unlock(lock);
+    int status = BB_WAIT_WOKEN;
+    while (!bb_load_acquire(&flag.signaled)) {
+        if (status != BB_WAIT_TIMEDOUT && bb_timespec_passed(deadline) &&
+            (status = expire(lock, q, n)) == BB_WAIT_TIMEDOUT)
+            break;
+        bb_ult_yield(self); /* woken meanwhile: wait for the waker to finish */
+    }
+    return status;
+}
+
+static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
+                     const struct timespec *deadline)
+{
+    n->waiter = bb_waiter_of_ult(self);
+    bb_waitq_push(q, n);
+    if (!deadline) {
+        bb_ult_block_releasing(self, n, lock);
+        return BB_WAIT_WOKEN;
+    }
+    bb_alarm alarm = {.deadline = *deadline, .lock = lock, .q = q, .node = n};
+    if (!bb_alarm_arm(&alarm)) {
+        bb_waitq_remove(q, n);
+        return poll_until(self, lock, q, n, deadline);
+    }
+    bb_ult_block_releasing(self, n, lock);
+    bb_alarm_disarm(&alarm);
+    return (int)bb_load_acquire(&n->status);
+}
+
+/* The alarm thread wakes a ULT by pushing it into its pool, which only pools
+ * shared with other threads accept. */
+static bool pool_takes_foreign_pushes(const bb_unit *u)
+{
+    return u->pool && u->pool->access != ABT_POOL_ACCESS_PRIV;
+}
+
+int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timespec *deadline)
+{
+    bb_unit *self = bb_self_unit();
+    if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED))
+        return sleep_in_kernel(lock, q, n, deadline);
+    if (deadline && !pool_takes_foreign_pushes(self))
+        return poll_until(self, lock, q, n, deadline);
+    return block_ult(self, lock, q, n, deadline);
+}
+
+bool bb_caller_is_tasklet(void)
+{
+    bb_unit *self = bb_self_unit();
+    return self && !bb_unit_is_ult(self);
+}

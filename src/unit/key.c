@@ -1,0 +1,207 @@
+/*
+ * Work-unit-specific data: ABT_key_* and the *_specific calls.
+ *
+ * A key is a slot number plus a generation. Each unit that sets a value gets
+ * a table of (generation, destructor, value) slots, grown on demand; a value
+ * counts only while its generation matches its key's, so a freed key's slot
+ * can be given to a new key without the new key seeing old values. The
+ * registry hands out slots and generations.
+ *
+ * As in Argobots, destructors run when the unit is freed (not when it
+ * terminates), by whoever frees it, on each non-NULL value, even if its key
+ * has been freed since: the value's slot remembers the destructor.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "bb_caller.h"
+#include "bb_key.h"
+#include "bb_unit.h"
+
+typedef struct bb_key {
+    uint32_t slot;
+    uint32_t generation; /* odd while live: a zeroed table entry never matches */
+    void (*destructor)(void *);
+} bb_key;
+
+static struct {
+    pthread_mutex_t lock;
+    uint32_t *generations;   /* of the key in each slot: odd while live */
+    uint32_t num_slots;
+    uint32_t *free_slots;    /* stack of free slot numbers */
+    uint32_t num_free;
+} registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static bb_key *key_of(ABT_key handle)
+{
+    return (bb_key *)(void *)handle;
+}
+
+/* ---- the registry ------------------------------------------------------------ */
+
+static bool grow_registry(void)
+{
+    uint32_t n = registry.num_slots ? 2 * registry.num_slots : 16;
+    uint32_t *generations = realloc(registry.generations, n * sizeof(uint32_t));
+    if (!generations)
+        return false;
+    registry.generations = generations;
+    uint32_t *free_slots = realloc(registry.free_slots, n * sizeof(uint32_t));
+    if (!free_slots)
+        return false;
+    registry.free_slots = free_slots;
+    for (uint32_t i = n; i-- > registry.num_slots;) {
+        registry.generations[i] = 0;
+        registry.free_slots[registry.num_free++] = i;
+    }
+    registry.num_slots = n;
+    return true;
+}
+
+int ABT_key_create(void (*destructor)(void *value), ABT_key *newkey)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!newkey)
+        return ABT_ERR_INV_ARG;
+    bb_key *k = malloc(sizeof(*k));
+    if (!k)
+        return ABT_ERR_MEM;
+    pthread_mutex_lock(&registry.lock);
+    if (registry.num_free == 0 && !grow_registry()) {
+        pthread_mutex_unlock(&registry.lock);
+        free(k);
+        return ABT_ERR_MEM;
+    }
+    k->slot = registry.free_slots[--registry.num_free];
+    k->generation = ++registry.generations[k->slot]; /* even -> odd */
+    k->destructor = destructor;
+    pthread_mutex_unlock(&registry.lock);
+    *newkey = (ABT_key)(void *)k;
+    return ABT_SUCCESS;
+}
+
+int ABT_key_free(ABT_key *key)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!key)
+        return ABT_ERR_INV_ARG;
+    bb_key *k = key_of(*key);
+    if (!k)
+        return ABT_ERR_INV_KEY;
+    pthread_mutex_lock(&registry.lock);
+    registry.generations[k->slot]++; /* odd -> even: its values no longer count */
+    registry.free_slots[registry.num_free++] = k->slot;
+    pthread_mutex_unlock(&registry.lock);
+    free(k);
+    *key = ABT_KEY_NULL;
+    return ABT_SUCCESS;
+}
+
+/* ---- a unit's table -------------------------------------------------------------- */
+
+static int set_value(bb_unit *u, bb_key *k, void *value)
+{
+    bb_keytab *t = u->keys;
+    if (!t || k->slot >= t->num_slots) {
+        uint32_t n = t ? t->num_slots : 4;
+        while (n <= k->slot)
+            n *= 2;
+        bb_keytab *grown = realloc(t, sizeof(*t) + n * sizeof(t->slots[0]));
+        if (!grown)
+            return ABT_ERR_MEM;
+        for (uint32_t i = t ? grown->num_slots : 0; i < n; i++)
+            grown->slots[i] = (typeof(grown->slots[i])){0};
+        grown->num_slots = n;
+        u->keys = t = grown;
+    }
+    t->slots[k->slot].generation = k->generation;
+    t->slots[k->slot].destructor = k->destructor;
+    t->slots[k->slot].value = value;
+    return ABT_SUCCESS;
+}
+
+static void *get_value(const bb_unit *u, const bb_key *k)
+{
+    const bb_keytab *t = u->keys;
+    if (t && k->slot < t->num_slots && t->slots[k->slot].generation == k->generation)
+        return t->slots[k->slot].value;
+    return NULL;
+}
+
+/* The unit is being freed: run the destructors of its live keys' values. */
+void bb_unit_free_keys(bb_unit *u)
+{
+    bb_keytab *t = u->keys;
+    u->keys = NULL;
+    for (uint32_t i = 0; i < t->num_slots; i++) {
+        if (t->slots[i].value && t->slots[i].destructor)
+            t->slots[i].destructor(t->slots[i].value);
+    }
+    free(t);
+}
+
+/* ---- the public calls ------------------------------------------------------------- */
+
+int ABT_key_set(ABT_key key, void *value)
+{
+    bb_key *k = key_of(key);
+    if (!k)
+        return ABT_ERR_INV_KEY; /* before the other checks, as in Argobots */
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    return err == ABT_SUCCESS ? set_value(self, k, value) : err;
+}
+
+int ABT_key_get(ABT_key key, void **value)
+{
+    bb_key *k = key_of(key);
+    if (!k)
+        return ABT_ERR_INV_KEY;
+    if (!value)
+        return ABT_ERR_INV_ARG;
+    bb_unit *self;
+    int err = bb_caller_unit(&self);
+    if (err != ABT_SUCCESS)
+        return err;
+    *value = get_value(self, k);
+    return ABT_SUCCESS;
+}
+
+int ABT_self_set_specific(ABT_key key, void *value)
+{
+    return ABT_key_set(key, value);
+}
+
+int ABT_self_get_specific(ABT_key key, void **value)
+{
+    return ABT_key_get(key, value);
+}
+
+int ABT_thread_set_specific(ABT_thread thread, ABT_key key, void *value)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_key *k = key_of(key);
+    if (!k)
+        return ABT_ERR_INV_KEY;
+    return set_value(bb_unit_of(thread), k, value);
+}
+
+int ABT_thread_get_specific(ABT_thread thread, ABT_key key, void **value)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_key *k = key_of(key);
+    if (!k)
+        return ABT_ERR_INV_KEY;
+    if (!value)
+        return ABT_ERR_INV_ARG;
+    *value = get_value(bb_unit_of(thread), k);
+    return ABT_SUCCESS;
+}
