@@ -14,6 +14,7 @@
 #define BB_MUTEX_H
 
 #include <abt.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bb_wait.h"
@@ -24,14 +25,16 @@
 #define BB_MUTEX_FLAGS (BB_MUTEX_WAITERS | BB_MUTEX_NESTED)
 
 typedef struct bb_mutex {
-    uint32_t recursive; /* first word: ABT_RECURSIVE_MUTEX_INITIALIZER sets it */
+    uintptr_t owner;    /* 0, or token | flags; atomic. First: abt.h's inline lock */
+    uint32_t recursive; /* second word: ABT_RECURSIVE_MUTEX_INITIALIZER sets it */
     uint32_t nesting;   /* locks beyond the first by a recursive owner; owner only */
-    uintptr_t owner;    /* 0, or token | flags; atomic */
     bb_spinlock lock;   /* guards `waiters` and the WAITERS flag's setting */
     bb_waitq waiters;
 } bb_mutex;
 
 _Static_assert(sizeof(bb_mutex) <= sizeof(ABT_mutex_memory), "ABT_mutex_memory is too small");
+_Static_assert(offsetof(bb_mutex, owner) == 0, "abt.h's inline lock reads the owner first");
+_Static_assert(offsetof(bb_mutex, recursive) == 8, "ABT_RECURSIVE_MUTEX_INITIALIZER sets word 1");
 
 static inline bb_mutex *bb_mutex_of(ABT_mutex handle)
 {

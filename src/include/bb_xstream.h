@@ -14,6 +14,7 @@
 #include <abt.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "bb_config.h"
 #include "bb_mem.h"
@@ -51,8 +52,12 @@ static inline ABT_xstream bb_xstream_handle(bb_xstream *es)
     return (ABT_xstream)(void *)es;
 }
 
-/* The ES the calling OS thread runs, or NULL for an external thread. */
-extern __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
+/* The ES the calling OS thread runs, or NULL for an external thread.
+ * Exported as ABT_bobbin_tls_xstream for abt.h's inline fast paths, which
+ * read `current` as its first word. */
+extern __thread bb_xstream *bb_tls_xstream __asm__("ABT_bobbin_tls_xstream")
+    __attribute__((tls_model("initial-exec")));
+_Static_assert(offsetof(struct bb_xstream, current) == 0, "abt.h's inline paths read it first");
 
 static inline bb_xstream *bb_self_xstream(void)
 {

@@ -161,11 +161,10 @@ int ABT_key_get(ABT_key key, void **value)
         return ABT_ERR_INV_KEY;
     if (!value)
         return ABT_ERR_INV_ARG;
-    bb_unit *self;
-    int err = bb_caller_unit(&self);
-    if (err != ABT_SUCCESS)
-        return err;
-    *value = get_value(self, k);
+    bb_xstream *es = bb_self_xstream(); /* only set while the runtime is up */
+    if (!es)
+        return bb_is_up() ? ABT_ERR_INV_XSTREAM : ABT_ERR_UNINITIALIZED;
+    *value = get_value(es->current, k);
     return ABT_SUCCESS;
 }
 
