@@ -7,9 +7,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
 LIST="${2:-$ROOT/../shared/abt-symbols.txt}"
-exported=$(nm -D --defined-only "$BUILD/libabt.so" | awk '{print $3}' | sort -u)
+# bobbin's own export: the TLS word abt.h's inline fast paths read.
+own="ABT_bobbin_tls_xstream"
+exported=$(nm -D --defined-only "$BUILD/libabt.so" | awk '{print $3}' | grep -vxF "$own" | sort -u)
 expected=$(sort -u "$LIST")
-echo "exported: $(echo "$exported" | grep -c .) of $(echo "$expected" | grep -c .) Argobots symbols"
+echo "exported: $(echo "$exported" | grep -c .) of $(echo "$expected" | grep -c .) Argobots symbols, plus $own"
 extra=$(comm -23 <(echo "$exported") <(echo "$expected"))
 if [ -n "$extra" ]; then
     echo "exported but not an Argobots 1.2 symbol:"
