@@ -13,6 +13,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bb_caller.h"
 #include "bb_key.h"
@@ -101,36 +102,82 @@ int ABT_key_free(ABT_key *key)
 
 /* ---- a unit's table -------------------------------------------------------------- */
 
+/* Setters of one unit's values take one of these, chosen by the unit's
+ * address; readers take none (see bb_key.h). */
+static bb_spinlock table_locks[64];
+
+static bb_spinlock *table_lock(const bb_unit *u)
+{
+    return &table_locks[((uintptr_t)u >> 7) % 64];
+}
+
+/* A copy of `t` (or a fresh table) with room for `slot`. */
+static bb_keytab *grow(bb_keytab *t, uint32_t slot)
+{
+    uint32_t n = t ? t->num_slots : 4;
+    while (n <= slot)
+        n *= 2;
+    bb_keytab *g = calloc(1, sizeof(*g) + n * sizeof(g->slots[0]));
+    if (!g)
+        return NULL;
+    g->num_slots = n;
+    if (t) {
+        memcpy(g->slots, t->slots, t->num_slots * sizeof(t->slots[0]));
+        g->orphans = t->orphans;
+        t->orphans = NULL;
+    }
+    g->retired = t;
+    return g;
+}
+
+/* The slot holds a value of a freed key: keep it for its destructor. */
+static void adopt_orphan(bb_keytab *t, uint32_t slot)
+{
+    if (!t->slots[slot].value || !t->slots[slot].destructor)
+        return;
+    bb_key_orphan *o = malloc(sizeof(*o));
+    if (!o) {
+        t->slots[slot].destructor(t->slots[slot].value); /* now rather than never */
+        return;
+    }
+    *o = (bb_key_orphan){t->orphans, t->slots[slot].destructor, t->slots[slot].value};
+    t->orphans = o;
+}
+
 static int set_value(bb_unit *u, bb_key *k, void *value)
 {
+    bb_spinlock *lock = table_lock(u);
+    bb_spin_lock(lock);
     bb_keytab *t = u->keys;
     if (!t || k->slot >= t->num_slots) {
-        uint32_t n = t ? t->num_slots : 4;
-        while (n <= k->slot)
-            n *= 2;
-        bb_keytab *grown = realloc(t, sizeof(*t) + n * sizeof(t->slots[0]));
-        if (!grown)
+        bb_keytab *g = grow(t, k->slot);
+        if (!g) {
+            bb_spin_unlock(lock);
             return ABT_ERR_MEM;
-        for (uint32_t i = t ? grown->num_slots : 0; i < n; i++)
-            grown->slots[i] = (typeof(grown->slots[i])){0};
-        grown->num_slots = n;
-        u->keys = t = grown;
+        }
+        bb_store_release(&u->keys, g);
+        t = g;
     }
-    t->slots[k->slot].generation = k->generation;
+    if (t->slots[k->slot].generation != k->generation)
+        adopt_orphan(t, k->slot);
+    bb_store_relaxed(&t->slots[k->slot].generation, k->generation);
     t->slots[k->slot].destructor = k->destructor;
-    t->slots[k->slot].value = value;
+    bb_store_relaxed(&t->slots[k->slot].value, value);
+    bb_spin_unlock(lock);
     return ABT_SUCCESS;
 }
 
 static void *get_value(const bb_unit *u, const bb_key *k)
 {
-    const bb_keytab *t = u->keys;
-    if (t && k->slot < t->num_slots && t->slots[k->slot].generation == k->generation)
-        return t->slots[k->slot].value;
+    const bb_keytab *t = bb_load_acquire(&u->keys);
+    if (t && k->slot < t->num_slots &&
+        bb_load_relaxed(&t->slots[k->slot].generation) == k->generation)
+        return bb_load_relaxed(&t->slots[k->slot].value);
     return NULL;
 }
 
-/* The unit is being freed: run the destructors of its live keys' values. */
+/* The unit is being freed: run the destructors of its values, those of freed
+ * keys included, and drop its tables. */
 void bb_unit_free_keys(bb_unit *u)
 {
     bb_keytab *t = u->keys;
@@ -139,7 +186,17 @@ void bb_unit_free_keys(bb_unit *u)
         if (t->slots[i].value && t->slots[i].destructor)
             t->slots[i].destructor(t->slots[i].value);
     }
-    free(t);
+    while (t->orphans) {
+        bb_key_orphan *o = t->orphans;
+        t->orphans = o->next;
+        o->destructor(o->value);
+        free(o);
+    }
+    while (t) {
+        bb_keytab *older = t->retired;
+        free(t);
+        t = older;
+    }
 }
 
 /* ---- the public calls ------------------------------------------------------------- */
