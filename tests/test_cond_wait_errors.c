@@ -1,0 +1,138 @@
+/* Error codes of ABT_cond_wait / timedwait:
+ * - wait from a tasklet is ABT_ERR_COND, checked before the handles (even
+ *   with NULL cond and mutex), and leaves the tasklet's mutex held;
+ *   timedwait from a tasklet is allowed (its handle checks apply);
+ * - NULL cond -> ABT_ERR_INV_COND (before the mutex), NULL mutex ->
+ *   ABT_ERR_INV_MUTEX, timedwait with NULL abstime -> ABT_ERR_INV_ARG;
+ * - waiting without holding the mutex (unlocked, or held by another ULT, or
+ *   by another external thread) -> ABT_ERR_MUTEX, for wait and timedwait,
+ *   from a ULT and from an external thread; the mutex is left as it was. */
+#include "bb_test.h"
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+static ABT_cond cond;
+static ABT_mutex mtx;
+static struct timespec future;
+static int t[8];
+
+static void task_fn(void *arg)
+{
+    (void)arg;
+    t[0] = ABT_cond_wait(ABT_COND_NULL, ABT_MUTEX_NULL);
+    t[1] = ABT_cond_wait(cond, ABT_MUTEX_NULL);
+    t[2] = ABT_mutex_lock(mtx);
+    t[3] = ABT_cond_wait(cond, mtx);
+    t[4] = ABT_mutex_unlock(mtx); /* still held after the refusal */
+    t[5] = ABT_cond_timedwait(ABT_COND_NULL, mtx, &future);
+    t[6] = ABT_cond_timedwait(cond, ABT_MUTEX_NULL, &future);
+    t[7] = ABT_cond_timedwait(cond, mtx, NULL);
+}
+
+static int h_ret = -1;
+static void holder(void *arg)
+{
+    (void)arg;
+    h_ret = ABT_mutex_lock(mtx);
+}
+
+static int x[4];
+static atomic_int ext_holding, ext_release;
+static void *ext_not_holding(void *arg)
+{
+    (void)arg;
+    x[0] = ABT_cond_wait(cond, mtx);
+    x[1] = ABT_cond_timedwait(cond, mtx, &future);
+    return NULL;
+}
+static void *ext_holder(void *arg)
+{
+    (void)arg;
+    x[2] = ABT_mutex_lock(mtx);
+    atomic_store(&ext_holding, 1);
+    while (!atomic_load(&ext_release))
+        usleep(100);
+    x[3] = ABT_mutex_unlock(mtx);
+    return NULL;
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(20);
+    CHECK_OK(ABT_init(0, NULL));
+    clock_gettime(CLOCK_REALTIME, &future);
+    future.tv_sec += 30;
+    ABT_xstream es;
+    ABT_pool pool;
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
+    CHECK_OK(ABT_xstream_get_main_pools(es, 1, &pool));
+    CHECK_OK(ABT_cond_create(&cond));
+    CHECK_OK(ABT_mutex_create(&mtx));
+
+    /* Tasklet. */
+    ABT_task task;
+    CHECK_OK(ABT_task_create(pool, task_fn, NULL, &task));
+    CHECK_OK(ABT_task_free(&task));
+    CHECK_EQ(t[0], ABT_ERR_COND);
+    CHECK_EQ(t[1], ABT_ERR_COND);
+    CHECK_EQ(t[2], ABT_SUCCESS);
+    CHECK_EQ(t[3], ABT_ERR_COND);
+    CHECK_EQ(t[4], ABT_SUCCESS);
+    CHECK_EQ(t[5], ABT_ERR_INV_COND);
+    CHECK_EQ(t[6], ABT_ERR_INV_MUTEX);
+    CHECK_EQ(t[7], ABT_ERR_INV_ARG);
+
+    /* Handles, from the primary ULT. */
+    CHECK_OK(ABT_mutex_lock(mtx));
+    CHECK_ERR(ABT_cond_wait(ABT_COND_NULL, ABT_MUTEX_NULL), ABT_ERR_INV_COND);
+    CHECK_ERR(ABT_cond_wait(ABT_COND_NULL, mtx), ABT_ERR_INV_COND);
+    CHECK_ERR(ABT_cond_wait(cond, ABT_MUTEX_NULL), ABT_ERR_INV_MUTEX);
+    CHECK_ERR(ABT_cond_timedwait(ABT_COND_NULL, ABT_MUTEX_NULL, &future), ABT_ERR_INV_COND);
+    CHECK_ERR(ABT_cond_timedwait(ABT_COND_NULL, mtx, &future), ABT_ERR_INV_COND);
+    CHECK_ERR(ABT_cond_timedwait(cond, ABT_MUTEX_NULL, &future), ABT_ERR_INV_MUTEX);
+    CHECK_ERR(ABT_cond_timedwait(cond, mtx, NULL), ABT_ERR_INV_ARG);
+    CHECK_OK(ABT_mutex_unlock(mtx)); /* still held after each error */
+
+    /* Not holding the mutex: not locked at all. */
+    CHECK_ERR(ABT_cond_wait(cond, mtx), ABT_ERR_MUTEX);
+    CHECK_ERR(ABT_cond_timedwait(cond, mtx, &future), ABT_ERR_MUTEX);
+    CHECK_OK(ABT_mutex_trylock(mtx)); /* and still free */
+    CHECK_OK(ABT_mutex_unlock(mtx));
+
+    /* Held by another ULT (joined but not freed, so its identity stays). */
+    ABT_thread h;
+    CHECK_OK(ABT_thread_create(pool, holder, NULL, ABT_THREAD_ATTR_NULL, &h));
+    CHECK_OK(ABT_thread_join(h));
+    CHECK_EQ(h_ret, ABT_SUCCESS);
+    CHECK_ERR(ABT_cond_wait(cond, mtx), ABT_ERR_MUTEX);
+    CHECK_ERR(ABT_cond_timedwait(cond, mtx, &future), ABT_ERR_MUTEX);
+    CHECK_ERR(ABT_mutex_trylock(mtx), ABT_ERR_MUTEX_LOCKED); /* still the other's */
+    /* An external thread does not hold it either. */
+    pthread_t p;
+    CHECK_EQ(pthread_create(&p, NULL, ext_not_holding, NULL), 0);
+    pthread_join(p, NULL);
+    CHECK_EQ(x[0], ABT_ERR_MUTEX);
+    CHECK_EQ(x[1], ABT_ERR_MUTEX);
+    CHECK_OK(ABT_mutex_free(&mtx)); /* locked by the finished ULT: freeable */
+    CHECK_OK(ABT_thread_free(&h));
+
+    /* Held by an external thread. */
+    CHECK_OK(ABT_mutex_create(&mtx));
+    CHECK_EQ(pthread_create(&p, NULL, ext_holder, NULL), 0);
+    while (!atomic_load(&ext_holding))
+        usleep(100);
+    CHECK_ERR(ABT_cond_wait(cond, mtx), ABT_ERR_MUTEX);
+    CHECK_ERR(ABT_cond_timedwait(cond, mtx, &future), ABT_ERR_MUTEX);
+    atomic_store(&ext_release, 1);
+    pthread_join(p, NULL);
+    CHECK_EQ(x[2], ABT_SUCCESS);
+    CHECK_EQ(x[3], ABT_SUCCESS);
+
+    /* Nobody waits: the cond is freeable. */
+    CHECK_OK(ABT_cond_free(&cond));
+    CHECK_OK(ABT_mutex_free(&mtx));
+    CHECK_OK(ABT_xstream_free(&es));
+    CHECK_OK(ABT_finalize());
+    BB_TEST_END();
+}
