@@ -12,7 +12,8 @@
 #
 #   bench/callgrind.sh [BUILD_DIR]   BUILD_DIR defaults to ../build next to
 #                                    this script; programs in BUILD_DIR/bench.
-# Takes about 20 s on a 2-core machine.
+#   ONLY=REGEX bench/callgrind.sh ...  only the rows whose program matches.
+# Takes about 30 s on a 2-core machine.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +48,8 @@ run_cg() {
 n=0
 case_() {
     local workload=$1 params=$2 ref=$3 small=$4 big=$5 prog=$6 a b
+    # ONLY=REGEX: run only the rows whose program name matches
+    if [ -n "${ONLY:-}" ] && ! [[ $prog =~ $ONLY ]]; then return; fi
     n=$((n + 1))
     # shellcheck disable=SC2086
     if ! a=$(run_cg "$n.small" $prog $small) || ! b=$(run_cg "$n.big" $prog $big); then
@@ -95,3 +98,12 @@ for p_ in predef new legacy; do
     ref=; [ $p_ = predef ] && ref=180.6
     case_ "user-pool yield" "2 ULTs, pool $p_, per yield" "$ref" "yield $p_ 2000" "yield $p_ 4000" user_pool
 done
+# Synchronization calls and self queries from the main ULT (sync_ops.c): per
+# iteration, the loop and the return checks included, as PEERS.md counts.
+case_ "mutex, uncontended" "ABT_mutex_lock + unlock, per pair" 78 "mutex 100000" "mutex 200000" sync_ops
+case_ "mutex, uncontended" "ABT_mutex_spinlock + unlock, per pair" 62 "spinlock 100000" "spinlock 200000" sync_ops
+case_ "mutex, uncontended" "ABT_mutex_trylock + unlock, per pair" 60 "trylock 100000" "trylock 200000" sync_ops
+case_ "self query" "ABT_key_set, per call" 55 "key_set 100000" "key_set 200000" sync_ops
+case_ "self query" "ABT_key_get, per call" 38 "key_get 100000" "key_get 200000" sync_ops
+case_ "self query" "ABT_self_get_thread, per call" 19 "self_get_thread 100000" "self_get_thread 200000" sync_ops
+case_ "self query" "ABT_thread_self, per call" 22 "thread_self 100000" "thread_self 200000" sync_ops

@@ -3,12 +3,15 @@
 # Markdown table of the median, min and max of what the programs report
 # (ns per operation, timed inside each program with clock_gettime after a
 # warm-up round; peak RSS in MiB for "memory"; CPU time, wake-ups and
-# latencies for "idle").
+# latencies for "idle"; CPU time and elapsed time for "sync_block").
 #
 #   bench/run.sh [BUILD_DIR]     BUILD_DIR defaults to ../build next to this
 #                                script; the programs are in BUILD_DIR/bench
 #                                (or in BUILD_DIR itself). Builds nothing.
-# Takes about 45 s on a 2-core machine (idle alone: ~20 s).
+#   ONLY=REGEX bench/run.sh ...  only the rows whose program matches, e.g.
+#                                ONLY=sync_ for the synchronization rows.
+# Takes about 60 s on a 2-core machine (idle alone: ~20 s). sync_block runs
+# min(RUNS, BLOCK_RUNS=3) times: its blocked-waiters row alone takes ~1.3 s.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +24,7 @@ if [ ! -x "$bin/fork_join" ]; then
 fi
 RUNS=${RUNS:-5}
 TIMEOUT=${TIMEOUT:-60}
+BLOCK_RUNS=${BLOCK_RUNS:-3}
 
 # field KEY LINE: the value of KEY=value in a result line
 field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p" <<<"$2"; }
@@ -37,6 +41,8 @@ stats() {
 #   ("_" in SUFFIX stands for a space)
 case_() {
     local workload=$1 params=$2 rows=$3
+    # ONLY=REGEX: run only the rows whose program name matches
+    if [ -n "${ONLY:-}" ] && ! [[ $5 =~ $ONLY ]]; then return; fi
     shift 4
     local outs=() out rc
     for ((i = 0; i < RUNS; i++)); do
@@ -91,3 +97,32 @@ done
 case_ "idle" "2 ESs, BASIC_WAIT over FIFO_WAIT" \
     "cpu_us_per_s:CPU_time_of_the_process:us/s es_cpu_us_per_s:CPU_time_of_the_ES_threads:us/s wakeups_per_s:wake-ups_of_the_ES_threads:/s wake_us_median:wake-up_latency,_median:us wake_us_p99:wake-up_latency,_p99:us join_us_median:join_of_an_idle_ES,_median:us join_us_max:join_of_an_idle_ES,_max:us futex_wake_us_median:floor,_bare_futex_wake,_median:us" \
     -- idle
+# Synchronization (sync_ops.c, sync_contend.c, sync_block.c)
+for op in lock:mutex spinlock:spinlock trylock:trylock; do
+    case_ "mutex, uncontended" "${op%%:*} + unlock, 1 ES, per pair" ns_per_op -- sync_ops "${op#*:}" 4194304
+done
+for op in ABT_key_set:key_set ABT_key_get:key_get ABT_self_get_thread:self_get_thread \
+    ABT_thread_self:thread_self; do
+    case_ "self query" "${op%%:*}, main ULT, per call" ns_per_op -- sync_ops "${op#*:}" 4194304
+done
+case_ "contended mutex" "2 ESs x 8 ULTs x 32768 increments, BASIC" \
+    "ns_per_op:per_increment handovers:lock_passes_between_the_ESs_(count)" \
+    -- sync_contend mutex 32768
+for pp in eventual cond; do
+    case_ "ping-pong" "$pp, 2 ESs, BASIC (polling), per round trip" ns_per_op \
+        -- sync_contend pingpong-$pp 50000
+    case_ "ping-pong" "$pp, 2 ESs, BASIC_WAIT + FIFO_WAIT, per round trip" ns_per_op \
+        -- sync_contend pingpong-$pp --wait 20000
+done
+runs_saved=$RUNS
+RUNS=$((RUNS < BLOCK_RUNS ? RUNS : BLOCK_RUNS))
+case_ "blocked waiters" "100 ULTs in cond_wait on a BASIC_WAIT ES + a pthread in eventual_wait, 1 s (runs: $RUNS)" \
+    "cpu_us:CPU_time_of_the_process:us others_cpu_us:CPU_time_of_the_threads_but_main:us" \
+    -- sync_block blocked
+case_ "cond_timedwait" "50 ms timeout, main ULT, primary ES on BASIC_WAIT (runs: $RUNS)" \
+    "elapsed_ms_median:elapsed,_median_of_5_calls:ms cpu_us_median:CPU_time,_median_of_5_calls:us" \
+    -- sync_block timedwait wait
+case_ "cond_timedwait" "50 ms timeout, main ULT, default (polling) scheduler (runs: $RUNS)" \
+    "elapsed_ms_median:elapsed,_median_of_5_calls:ms cpu_us_median:CPU_time,_median_of_5_calls:us" \
+    -- sync_block timedwait default
+RUNS=$runs_saved

@@ -248,12 +248,14 @@ void bb_ult_exit(bb_unit *self)
 }
 
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that
- * pool may be asleep waiting for its count to reach zero (FINISH): if `u`
- * went elsewhere, wake it so that it looks again. */
+ * pool may be asleep waiting for its count to reach zero (FINISH): wake it so
+ * that it looks again if `u` went elsewhere, or if this was the last blocked
+ * unit. The push of `u` may have woken it already, but before the count
+ * dropped: it may have found the count not yet zero and gone back to sleep. */
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
 {
-    bb_pool_add_blocked(was, -1);
-    if (was != now && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
+    long left = __atomic_sub_fetch(&was->num_blocked, 1, __ATOMIC_ACQ_REL);
+    if ((was != now || left == 0) && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
         bb_pool_wake_one(was);
 }
 

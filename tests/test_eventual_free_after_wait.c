@@ -1,0 +1,144 @@
+/* A waiter may free an ABT_eventual as soon as its wait returns: the setter
+ * is done with the object (lock included) by then. Stressed in a loop across
+ * two ESs, with the setter and the freeing waiter on different ESs (waiter a
+ * ULT, the main ULT or an external pthread), and with the eventual's memory
+ * (ABT_EVENTUAL_INITIALIZER) on the waiting ULT's stack, which the waiter
+ * scribbles over right after the wait and checks that nobody wrote to it
+ * afterwards. Meant to be run under the AddressSanitizer build too. */
+#include "bb_test.h"
+#include <sched.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define ITERS 1000
+
+static ABT_eventual cur;
+static _Atomic(ABT_eventual) published;
+static atomic_int bad, late_writes, arrived;
+static int iter;
+
+static void delay(int n)
+{
+    for (volatile int i = 0; i < n * 50; i++) {
+    }
+}
+
+static void check_and_free(ABT_eventual e, void *v, int expect)
+{
+    if (!v || *(int *)v != expect)
+        atomic_fetch_add(&bad, 1);
+    CHECK_OK(ABT_eventual_free(&e));
+}
+
+/* The waiter frees it. */
+static void waiter_frees(void *arg)
+{
+    (void)arg;
+    ABT_eventual e = cur;
+    int expect = iter;
+    atomic_store(&arrived, 1);
+    delay(iter % 5);
+    void *v = NULL;
+    CHECK_OK(ABT_eventual_wait(e, &v));
+    check_and_free(e, v, expect);
+}
+
+static void *ext_waiter_frees(void *arg)
+{
+    waiter_frees(arg);
+    return NULL;
+}
+
+static void setter(void *arg)
+{
+    (void)arg;
+    int x = iter;
+    /* Set about when the waiter gets into its wait: sometimes before,
+     * sometimes while it is blocked. */
+    while (!atomic_load(&arrived))
+        sched_yield(); /* the waiter's ES may need this core */
+    delay(iter % 7);
+    CHECK_OK(ABT_eventual_set(cur, &x, sizeof(x)));
+}
+
+/* The eventual lives on this ULT's stack. */
+static void stack_waiter(void *arg)
+{
+    (void)arg;
+    ABT_eventual_memory mem = ABT_EVENTUAL_INITIALIZER;
+    ABT_eventual e = ABT_EVENTUAL_MEMORY_GET_HANDLE(&mem);
+    atomic_store(&published, e);
+    CHECK_OK(ABT_eventual_wait(e, NULL));
+    memset(&mem, 0xA5, sizeof(mem));
+    delay(20);
+    const unsigned char *p = (const unsigned char *)&mem;
+    for (size_t i = 0; i < sizeof(mem); i++)
+        if (p[i] != 0xA5) {
+            atomic_fetch_add(&late_writes, 1);
+            break;
+        }
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(30);
+    CHECK_OK(ABT_init(0, NULL));
+    ABT_xstream es0, es1;
+    ABT_pool pool1;
+    CHECK_OK(ABT_xstream_self(&es0));
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es1));
+    CHECK_OK(ABT_xstream_get_main_pools(es1, 1, &pool1));
+
+    /* A ULT on ES1 waits and frees; the main ULT (ES0) sets. */
+    for (iter = 0; iter < ITERS; iter++) {
+        CHECK_OK(ABT_eventual_create(sizeof(int), &cur));
+        atomic_store(&arrived, 0);
+        ABT_thread t;
+        CHECK_OK(ABT_thread_create(pool1, waiter_frees, NULL, ABT_THREAD_ATTR_NULL, &t));
+        setter(NULL);
+        CHECK_OK(ABT_thread_free(&t));
+    }
+
+    /* The main ULT waits and frees; a ULT on ES1 sets. */
+    for (iter = 0; iter < ITERS; iter++) {
+        CHECK_OK(ABT_eventual_create(sizeof(int), &cur));
+        atomic_store(&arrived, 0);
+        ABT_thread t;
+        CHECK_OK(ABT_thread_create(pool1, setter, NULL, ABT_THREAD_ATTR_NULL, &t));
+        waiter_frees(NULL);
+        CHECK_OK(ABT_thread_free(&t));
+    }
+
+    /* An external thread waits and frees; a ULT on ES1 sets. */
+    for (iter = 0; iter < ITERS / 4; iter++) {
+        CHECK_OK(ABT_eventual_create(sizeof(int), &cur));
+        atomic_store(&arrived, 0);
+        pthread_t th;
+        CHECK_EQ(pthread_create(&th, NULL, ext_waiter_frees, NULL), 0);
+        ABT_thread t;
+        CHECK_OK(ABT_thread_create(pool1, setter, NULL, ABT_THREAD_ATTR_NULL, &t));
+        CHECK_OK(ABT_thread_free(&t));
+        CHECK_EQ(pthread_join(th, NULL), 0);
+    }
+
+    /* Stack memory on ES1's ULT; the main ULT sets. */
+    for (iter = 0; iter < ITERS; iter++) {
+        atomic_store(&published, ABT_EVENTUAL_NULL);
+        ABT_thread t;
+        CHECK_OK(ABT_thread_create(pool1, stack_waiter, NULL, ABT_THREAD_ATTR_NULL, &t));
+        ABT_eventual e;
+        while ((e = atomic_load(&published)) == ABT_EVENTUAL_NULL)
+            sched_yield();
+        delay(iter % 5);
+        CHECK_OK(ABT_eventual_set(e, NULL, 0));
+        CHECK_OK(ABT_thread_free(&t));
+    }
+
+    CHECK_EQ(atomic_load(&bad), 0);
+    CHECK_EQ(atomic_load(&late_writes), 0);
+    CHECK_OK(ABT_xstream_join(es1));
+    CHECK_OK(ABT_xstream_free(&es1));
+    CHECK_OK(ABT_finalize());
+    BB_TEST_END();
+}
