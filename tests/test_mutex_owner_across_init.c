@@ -1,11 +1,29 @@
 /* The OS thread that locked a mutex before ABT_init may unlock it after
  * ABT_init, when it runs as the primary ULT (the owner is the same thread).
- * The same holds for a recursive mutex, and relocking it there is still
- * refused (non-recursive) instead of waiting for itself forever. */
+ * The same holds for a recursive mutex. Another ULT on that thread's ES is
+ * not the owner: its lock waits until the primary ULT unlocks. */
 #include "bb_test.h"
 
 static ABT_mutex_memory plain_mem = ABT_MUTEX_INITIALIZER;
 static ABT_mutex_memory rec_mem = ABT_RECURSIVE_MUTEX_INITIALIZER;
+
+static volatile int other_got_it;
+
+static void lock_other(void *arg)
+{
+    ABT_mutex m = ABT_MUTEX_MEMORY_GET_HANDLE((ABT_mutex_memory *)arg);
+    if (ABT_mutex_lock(m) == ABT_SUCCESS) {
+        other_got_it = 1;
+        ABT_mutex_unlock(m);
+    }
+}
+
+static ABT_xstream bb_primary_es(void)
+{
+    ABT_xstream es;
+    ABT_xstream_self(&es);
+    return es;
+}
 
 int main(void)
 {
@@ -15,9 +33,16 @@ int main(void)
     CHECK_OK(ABT_mutex_lock(plain));
     CHECK_OK(ABT_mutex_lock(rec));
     CHECK_OK(ABT_init(0, NULL));
-    CHECK_ERR(ABT_mutex_lock(plain), ABT_ERR_MUTEX); /* held by this thread already */
+    ABT_thread other;
+    CHECK_OK(ABT_thread_create_on_xstream(bb_primary_es(), lock_other, &rec_mem, ABT_THREAD_ATTR_NULL,
+                                          &other));
+    for (int i = 0; i < 10; i++)
+        CHECK_OK(ABT_thread_yield());
+    CHECK_EQ(other_got_it, 0); /* the recursive mutex is the main thread's */
     CHECK_OK(ABT_mutex_unlock(plain));
     CHECK_OK(ABT_mutex_unlock(rec));
+    CHECK_OK(ABT_thread_free(&other));
+    CHECK_EQ(other_got_it, 1);
     CHECK_OK(ABT_mutex_lock(plain)); /* now free: the primary ULT takes it */
     CHECK_OK(ABT_mutex_unlock(plain));
     CHECK_ERR(ABT_mutex_unlock(plain), ABT_ERR_MUTEX);

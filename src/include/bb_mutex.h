@@ -58,13 +58,20 @@ int bb_mutex_create(bool recursive, ABT_mutex *newmutex);
 int bb_mutex_unlock_all(bb_mutex *m, uintptr_t token, uint32_t *nesting);
 void bb_mutex_relock(bb_mutex *m, uintptr_t token, uint32_t nesting);
 
-/* Held by the caller, whose token is `token`. The OS thread's own token also
- * counts: a thread that locked a mutex before ABT_init is the primary ULT
- * after it, and must still be able to unlock it. */
 static inline bool bb_mutex_is_held_by(const bb_mutex *m, uintptr_t token)
 {
-    uintptr_t owner = bb_load_relaxed(&m->owner) & ~BB_MUTEX_FLAGS;
-    return owner == token || owner == (uintptr_t)&bb_tls_external_token;
+    return (bb_load_relaxed(&m->owner) & ~BB_MUTEX_FLAGS) == token;
+}
+
+/* Held by the caller, or locked by its OS thread before ABT_init when the
+ * caller is the primary ULT, which that thread became: it may unlock it. */
+static inline bool bb_mutex_may_unlock(const bb_mutex *m, uintptr_t token)
+{
+    if (bb_mutex_is_held_by(m, token))
+        return true;
+    bb_unit *self = bb_self_unit();
+    return self && (self->flags & BB_UNIT_PRIMARY) &&
+           bb_mutex_is_held_by(m, (uintptr_t)&bb_tls_external_token);
 }
 
 #endif

@@ -66,7 +66,8 @@ struct bb_unit {
     uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
     void *stack;                /* ULT: lowest usable address of its stack */
     size_t stacksize;
-    const void *wait_target;    /* unit a ULT blocked in join waits for; NULL if suspended */
+    const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
+                                   node in a sync object's queue; NULL if suspended */
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */
     void (*migrate_cb)(ABT_thread, void *); /* called when migrated */
     void *migrate_cb_arg;

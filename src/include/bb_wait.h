@@ -32,7 +32,7 @@ enum bb_wait_status {
 
 typedef struct bb_wait_node {
     struct bb_wait_node *next;
-    uintptr_t waiter;   /* what to wake (bb_waiter.h); 0: the caller polls */
+    uintptr_t waiter;   /* what to wake (bb_waiter.h) */
     uint32_t status;    /* bb_wait_status; atomic */
     uint32_t tag;       /* the object's own use (rwlock: reader or writer) */
     uintptr_t token;    /* the object's own use (mutex: the waiter's owner token) */

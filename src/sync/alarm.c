@@ -13,6 +13,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "bb_wait.h"
@@ -130,7 +131,9 @@ static void *alarm_thread(void *unused)
         }
         bb_alarm *first = alarms.heap[0];
         if (!bb_timespec_passed(&first->deadline)) {
-            pthread_cond_timedwait(&alarms.changed, &alarms.lock, &first->deadline);
+            /* A copy: the alarm's ULT may disarm it and return while we sleep. */
+            struct timespec deadline = first->deadline;
+            pthread_cond_timedwait(&alarms.changed, &alarms.lock, &deadline);
             continue;
         }
         heap_remove(first);
@@ -148,7 +151,13 @@ static bool start_locked(void)
     if (alarms.running)
         return true;
     alarms.stopping = false;
-    if (pthread_create(&alarms.thread, NULL, alarm_thread, NULL) != 0)
+    /* The program's signals go to its own threads, never to this one. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&alarms.thread, NULL, alarm_thread, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err != 0)
         return false;
     alarms.running = true;
     return true;

@@ -13,7 +13,7 @@
 typedef struct {
     bb_spinlock lock;
     uint32_t num_set;         /* under lock */
-    uint32_t calling_back;    /* the last setter runs the callback; under lock */
+    uint32_t calling_back;    /* setters running the callback now; under lock */
     uint32_t num_compartments;
     void (*callback)(void **values);
     bb_waitq waiters;
@@ -124,12 +124,12 @@ int ABT_future_set(ABT_future future, void *value)
     }
     /* The last one, with a callback: it runs without the lock (it may call
      * into the runtime), while `calling_back` keeps the future not ready. */
-    f->calling_back = 1;
+    f->calling_back++; /* a reset and refill during the callback may start another */
     bb_spin_unlock(&f->lock);
     f->callback(f->values);
     bb_spin_lock(&f->lock);
-    f->calling_back = 0;
-    bb_wait_node *all = bb_waitq_claim_all(&f->waiters);
+    f->calling_back--;
+    bb_wait_node *all = is_full(f) ? bb_waitq_claim_all(&f->waiters) : NULL;
     bb_spin_unlock(&f->lock);
     bb_wait_wake_list(all);
     return ABT_SUCCESS;

@@ -155,7 +155,7 @@ static void release_and_wake(bb_mutex *m)
 static int unlock_slow(bb_mutex *m, uintptr_t token)
 {
     uintptr_t owner = bb_load_relaxed(&m->owner);
-    if (!bb_mutex_is_held_by(m, token))
+    if (!bb_mutex_may_unlock(m, token))
         return ABT_ERR_MUTEX; /* not locked, or locked by somebody else */
     if (owner & BB_MUTEX_NESTED) {
         if (--m->nesting == 0)

@@ -6,8 +6,8 @@
  * Argobots, readers come first: a reader waits only while a writer holds the
  * lock, so a reader may take it again while holding it (writers may starve
  * under a constant stream of readers). When the lock becomes free, the writer
- * at the head of the queue gets it, or every reader at the head up to the
- * next writer.
+ * at the head of the queue gets it; or, if a reader is at the head, every
+ * queued reader does, as they would have if they had come now.
  */
 #include <stdlib.h>
 
@@ -125,11 +125,12 @@ static bb_wait_node *grant_next(bb_rwlock *l)
         bb_store_relaxed(&head->status, (uint32_t)BB_WAIT_WOKEN);
         return head;
     }
-    bb_waitq readers = {0};
-    while (l->waiters.head && l->waiters.head->tag == READER) {
-        bb_waitq_push(&readers, bb_waitq_pop(&l->waiters));
-        l->readers++;
+    bb_waitq readers = {0}, writers = {0};
+    for (bb_wait_node *n; (n = bb_waitq_pop(&l->waiters));) {
+        bb_waitq_push(n->tag == READER ? &readers : &writers, n);
+        l->readers += n->tag == READER;
     }
+    l->waiters = writers;
     return bb_waitq_claim_all(&readers);
 }
 

@@ -93,14 +93,16 @@ static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_nod
     n->waiter = bb_waiter_of_poll(&flag);
     bb_waitq_push(q, n);
     bb_spin_unlock(lock);
-    int status = BB_WAIT_WOKEN;
+    bool expired = false;
     while (!bb_load_acquire(&flag.signaled)) {
-        if (status != BB_WAIT_TIMEDOUT && bb_timespec_passed(deadline) &&
-            (status = expire(lock, q, n)) == BB_WAIT_TIMEDOUT)
-            break;
-        bb_ult_yield(self); /* woken meanwhile: wait for the waker to finish */
+        if (!expired && bb_timespec_passed(deadline)) {
+            expired = true;
+            if (expire(lock, q, n) == BB_WAIT_TIMEDOUT)
+                return BB_WAIT_TIMEDOUT;
+        }
+        bb_ult_yield(self); /* woken: wait until the waker is done with `flag` */
     }
-    return status;
+    return BB_WAIT_WOKEN;
 }
 
 static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
@@ -129,8 +131,26 @@ static bool pool_takes_foreign_pushes(const bb_unit *u)
     return u->pool && u->pool->access != ABT_POOL_ACCESS_PRIV;
 }
 
-int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timespec *deadline)
+/* Argobots reads abstime as seconds + nanoseconds, so a tv_nsec outside
+ * [0, 1e9) is a valid time; the kernel wants it normalized. */
+static struct timespec normalized(const struct timespec *t)
 {
+    struct timespec n = {t->tv_sec + t->tv_nsec / 1000000000L, t->tv_nsec % 1000000000L};
+    if (n.tv_nsec < 0) {
+        n.tv_sec--;
+        n.tv_nsec += 1000000000L;
+    }
+    return n;
+}
+
+int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timespec *abstime)
+{
+    struct timespec d;
+    const struct timespec *deadline = NULL;
+    if (abstime) {
+        d = normalized(abstime);
+        deadline = &d;
+    }
     bb_unit *self = bb_self_unit();
     if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED))
         return sleep_in_kernel(lock, q, n, deadline);

@@ -30,8 +30,8 @@ bool bb_os_waiter_wait_until(bb_os_waiter *w, const struct timespec *deadline)
     while (!bb_load_acquire(&w->signaled)) {
         long r = syscall(SYS_futex, &w->signaled, FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME,
                          0, deadline, NULL, FUTEX_BITSET_MATCH_ANY);
-        if (r != 0 && errno == ETIMEDOUT)
-            return bb_load_acquire(&w->signaled) != 0;
+        if (r != 0 && errno != EAGAIN && errno != EINTR)
+            return bb_load_acquire(&w->signaled) != 0; /* timed out (or a bad deadline) */
     }
     return true;
 }
