@@ -1076,17 +1076,20 @@ ABT_API_PUBLIC int ABT_tool_query_thread(ABT_tool_context context,
  * With GCC-compatible compilers, the calls below get an inline body for the
  * common case (an uncontended mutex, a query from a work unit); anything else
  * (an error, a wait) calls the library's function of the same name, which
- * does the whole job. Taking the address of one of these functions, or
- * compiling without optimization, gives the library's function, so programs
- * built against another Argobots header behave the same.
+ * does the whole job. Taking the address of one of these functions gives the
+ * library's function, which behaves the same, as do programs built against
+ * another Argobots header.
  *
  * The bodies rely on three facts about the library's data, pinned by static
  * assertions inside it: the calling OS thread's execution stream is
  * ABT_bobbin_tls_xstream (NULL for an external thread), whose first word is
- * the work unit it runs; and a mutex's first word is 0 when it is free, or
- * the owner's work unit (possibly with flag bits) when it is held.
+ * the work unit it runs; and a mutex's first word is 0 when it is free and
+ * nobody waits, or the owner's work unit (possibly with flag bits) when it
+ * is held. The inline paths are compiled for x86-64 only, where a
+ * thread-local variable is read through %fs at each access: a ULT that
+ * migrates to another ES between two calls reads the new ES's.
  */
-#if defined(__GNUC__) && !defined(ABT_BOBBIN_BUILDING_LIBRARY)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(ABT_BOBBIN_BUILDING_LIBRARY)
 
 struct ABT_bobbin_xstream_head {
     void *current_unit;

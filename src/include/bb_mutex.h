@@ -2,8 +2,9 @@
  * The mutex, as condition variables see it.
  *
  * One word says everything the fast paths need: `owner` is 0 when the mutex
- * is free, else the owner's token (the address of its work unit, or of a
- * per-thread word for an external thread) with two flag bits:
+ * is free and nobody waits, else the owner's token (the address of its work
+ * unit, or of a per-thread word for an external thread; 0 if free) with two
+ * flag bits:
  * BB_MUTEX_WAITERS (somebody waits: unlock must wake one) and
  * BB_MUTEX_NESTED (a recursive owner locked it again: unlock must count
  * down). Lock is one compare-and-swap 0 -> token; unlock one compare-and-swap

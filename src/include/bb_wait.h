@@ -112,6 +112,21 @@ void bb_wait_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n);
  * this and return their object's error code. */
 bool bb_caller_is_tasklet(void);
 
+/* A timed waiter may still touch its object after a waker took its node out
+ * of the queue (to time out, under the object's lock), so the object counts
+ * them, and whoever frees it waits until they have left. */
+static inline void bb_sync_enter(uint32_t *inside)
+{
+    __atomic_fetch_add(inside, 1u, __ATOMIC_RELAXED);
+}
+
+static inline void bb_sync_leave(uint32_t *inside)
+{
+    __atomic_fetch_sub(inside, 1u, __ATOMIC_RELEASE);
+}
+
+void bb_sync_wait_until_left(uint32_t *inside);
+
 /* ---- deadlines for blocked ULTs (src/sync/alarm.c) ------------------------ */
 
 /* One deadline, armed by a blocked ULT; lives on its stack. */

@@ -15,6 +15,7 @@
 
 typedef struct {
     bb_spinlock lock;
+    uint32_t timed_inside; /* timed waiters not yet done with the cond; atomic */
     bb_mutex *mutex;    /* the waiters' mutex while any wait; under lock */
     bb_waitq waiters;
 } bb_cond;
@@ -54,6 +55,7 @@ int ABT_cond_free(ABT_cond *cond)
     bb_spin_unlock(&c->lock);
     if (busy)
         return ABT_ERR_COND;
+    bb_sync_wait_until_left(&c->timed_inside);
     free(c);
     *cond = ABT_COND_NULL;
     return ABT_SUCCESS;
@@ -78,6 +80,8 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         return ABT_ERR_INV_MUTEX; /* other waiters use another mutex */
     }
     c->mutex = m;
+    if (deadline)
+        bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
     bb_mutex_unlock_all(m, token, &nesting);
     bb_wait_node node = {0};
@@ -87,6 +91,8 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         forget_mutex_if_idle(c);
         bb_spin_unlock(&c->lock);
     }
+    if (deadline)
+        bb_sync_leave(&c->timed_inside); /* the last access to `c` */
     bb_mutex_relock(m, token, nesting);
     return status == BB_WAIT_TIMEDOUT ? ABT_ERR_COND_TIMEDOUT : ABT_SUCCESS;
 }

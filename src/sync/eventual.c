@@ -15,6 +15,7 @@ typedef struct {
     bb_spinlock lock;
     uint32_t ready;      /* set and not yet reset; under lock */
     uint32_t nbytes;     /* size of the value buffer */
+    uint32_t timed_inside; /* timed waiters not yet done with it; atomic */
     bb_waitq waiters;
     void *value;         /* the buffer, or NULL */
 } bb_eventual;
@@ -56,6 +57,7 @@ int ABT_eventual_free(ABT_eventual *eventual)
     bb_spin_unlock(&e->lock);
     if (busy)
         return ABT_ERR_EVENTUAL; /* freeing would strand the waiters */
+    bb_sync_wait_until_left(&e->timed_inside);
     free(e);
     *eventual = ABT_EVENTUAL_NULL;
     return ABT_SUCCESS;
@@ -67,18 +69,23 @@ int ABT_eventual_free(ABT_eventual *eventual)
 static int wait(ABT_eventual eventual, void **value, const struct timespec *deadline)
 {
     bb_eventual *e = eventual_of(eventual);
+    void *buffer = e->value; /* read now: the setter may free `e` once we are woken */
     int status = BB_WAIT_WOKEN;
     bb_spin_lock(&e->lock);
     if (e->ready) {
         bb_spin_unlock(&e->lock);
     } else {
         bb_wait_node node = {0};
+        if (deadline)
+            bb_sync_enter(&e->timed_inside);
         status = bb_wait(&e->lock, &e->waiters, &node, deadline);
+        if (deadline)
+            bb_sync_leave(&e->timed_inside); /* the last access to `e` */
     }
     if (status == BB_WAIT_TIMEDOUT)
         return ABT_ERR_COND_TIMEDOUT;
     if (value)
-        *value = e->value;
+        *value = buffer;
     return ABT_SUCCESS;
 }
 

@@ -7,6 +7,11 @@
  * waiter, which then competes for it again: a running unit may take the
  * mutex meanwhile (barging), which keeps the mutex busy instead of idle
  * while the woken waiter is scheduled.
+ *
+ * The rule that no waiter is forgotten: while the queue is not empty, the
+ * owner word has WAITERS set, even when the mutex is free (owner word ==
+ * WAITERS). So the unit that takes a free mutex next keeps the flag, and its
+ * unlock takes the slow path and wakes the next waiter.
  */
 #include <stdlib.h>
 
@@ -25,6 +30,14 @@ static bool try_take(bb_mutex *m, uintptr_t token)
     return bb_cas_acq_rel(&m->owner, &expected, token);
 }
 
+/* Take the mutex if it is free, with or without waiters (they stay flagged). */
+static bool try_take_free(bb_mutex *m, uintptr_t token)
+{
+    uintptr_t owner = bb_load_relaxed(&m->owner);
+    return (owner & ~BB_MUTEX_FLAGS) == 0 &&
+           bb_cas_acq_rel(&m->owner, &owner, token | (owner & BB_MUTEX_WAITERS));
+}
+
 /* Worth spinning only when the owner may be running elsewhere: with a single
  * ES and the caller on it, the owner cannot run until the caller waits. */
 static bool spin_for(bb_mutex *m, uintptr_t token)
@@ -32,7 +45,7 @@ static bool spin_for(bb_mutex *m, uintptr_t token)
     if (bb_self_xstream() && bb_load_relaxed(&bb_rt.num_xstreams) < 2)
         return false;
     for (int i = 0; i < SPIN_POLLS; i++) {
-        if (bb_load_relaxed(&m->owner) == 0 && try_take(m, token))
+        if (try_take_free(m, token))
             return true;
         bb_cpu_relax();
     }
@@ -47,17 +60,14 @@ static void nest(bb_mutex *m)
 }
 
 /* Take the mutex, queueing behind its owner as long as it is held. The flag
- * WAITERS is set under m->lock before a waiter queues, and a woken waiter
- * sets it again when it takes the mutex and others still wait, so an owner
- * never unlocks on the fast path while somebody waits. */
+ * WAITERS is set under m->lock before a waiter queues. */
 static void take_or_wait(bb_mutex *m, uintptr_t token)
 {
     for (;;) {
         bb_spin_lock(&m->lock);
         uintptr_t owner = bb_load_relaxed(&m->owner);
-        if (owner == 0) {
-            uintptr_t flags = bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS;
-            if (bb_cas_acq_rel(&m->owner, &owner, token | flags)) {
+        if ((owner & ~BB_MUTEX_FLAGS) == 0) {
+            if (bb_cas_acq_rel(&m->owner, &owner, token | (owner & BB_MUTEX_WAITERS))) {
                 bb_spin_unlock(&m->lock);
                 return;
             }
@@ -116,7 +126,7 @@ int ABT_mutex_trylock(ABT_mutex mutex)
     if (!m)
         return ABT_ERR_INV_MUTEX;
     uintptr_t token = bb_self_token();
-    if (try_take(m, token))
+    if (try_take_free(m, token))
         return ABT_SUCCESS;
     if (m->recursive && bb_mutex_is_held_by(m, token)) {
         nest(m);
@@ -134,7 +144,7 @@ int ABT_mutex_spinlock(ABT_mutex mutex)
     uintptr_t token = bb_self_token();
     if (bb_mutex_is_held_by(m, token))
         return lock_slow(m, token);
-    while (!(bb_load_relaxed(&m->owner) == 0 && try_take(m, token)))
+    while (!try_take_free(m, token))
         bb_cpu_relax();
     return ABT_SUCCESS;
 }
@@ -146,7 +156,7 @@ static void release_and_wake(bb_mutex *m)
 {
     bb_spin_lock(&m->lock);
     bb_wait_node *n = bb_waitq_pop(&m->waiters);
-    bb_store_release(&m->owner, (uintptr_t)0);
+    bb_store_release(&m->owner, bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS);
     uintptr_t w = n ? bb_wait_claim(n) : 0;
     bb_spin_unlock(&m->lock);
     bb_wait_wake(w);
@@ -212,7 +222,7 @@ int bb_mutex_unlock_all(bb_mutex *m, uintptr_t token, uint32_t *nesting)
 
 void bb_mutex_relock(bb_mutex *m, uintptr_t token, uint32_t nesting)
 {
-    if (!try_take(m, token) && !spin_for(m, token))
+    if (!try_take_free(m, token) && !spin_for(m, token))
         take_or_wait(m, token);
     if (nesting) {
         m->nesting = nesting;

@@ -154,9 +154,20 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
     bb_unit *self = bb_self_unit();
     if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED))
         return sleep_in_kernel(lock, q, n, deadline);
-    if (deadline && !pool_takes_foreign_pushes(self))
-        return poll_until(self, lock, q, n, deadline);
-    return block_ult(self, lock, q, n, deadline);
+    /* A ULT cancelled meanwhile must still finish its wait: its node, or its
+     * alarm, is on its stack and in the object's or the alarm thread's hands. */
+    self->flags |= BB_UNIT_IN_WAIT;
+    int status = deadline && !pool_takes_foreign_pushes(self)
+                     ? poll_until(self, lock, q, n, deadline)
+                     : block_ult(self, lock, q, n, deadline);
+    self->flags &= ~BB_UNIT_IN_WAIT;
+    return status;
+}
+
+void bb_sync_wait_until_left(uint32_t *inside)
+{
+    while (bb_load_acquire(inside))
+        sched_yield(); /* a timed waiter is between its wake-up and its return */
 }
 
 bool bb_caller_is_tasklet(void)

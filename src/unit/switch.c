@@ -108,7 +108,7 @@ static void wait_until_saved(bb_unit *u)
 static __attribute__((noinline)) bool serve_requests(bb_unit *u)
 {
     uint32_t req = bb_load_relaxed(&u->requests);
-    if (req & BB_REQ_CANCEL) {
+    if ((req & BB_REQ_CANCEL) && !(u->flags & BB_UNIT_IN_WAIT)) {
         bb_unit_terminate(u);
         return false;
     }
@@ -189,7 +189,8 @@ static void prepare_suspend(bb_unit *self, bool counted)
     else
         self->blocked_in = NULL;
     bb_store_relaxed(&self->switching, 1u);
-    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    bb_store_release(&self->resumable, 1u); /* only now may a resume take it */
 }
 
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target)

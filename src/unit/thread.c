@@ -289,12 +289,13 @@ int ABT_thread_yield_to(ABT_thread thread)
     return ABT_SUCCESS;
 }
 
+/* Only a suspended ULT may be resumed, once: one blocked in a join or a
+ * synchronization object is woken by what it waits for. */
 int bb_unit_resume(bb_unit *u)
 {
-    uint32_t expected = ABT_THREAD_STATE_BLOCKED;
-    if (u->wait_target || !bb_cas_acq_rel(&u->state, &expected,
-                                          (uint32_t)ABT_THREAD_STATE_READY))
-        return ABT_ERR_THREAD; /* not suspended, or blocked in a join */
+    uint32_t expected = 1;
+    if (!bb_cas_acq_rel(&u->resumable, &expected, 0u))
+        return ABT_ERR_THREAD;
     bb_unit_make_ready(u);
     return ABT_SUCCESS;
 }
