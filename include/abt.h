@@ -1075,8 +1075,7 @@ ABT_API_PUBLIC int ABT_tool_query_thread(ABT_tool_context context,
 /*
  * With GCC-compatible compilers, the calls below get an inline body for the
  * common case (an uncontended mutex, a query from a work unit); anything else
- * (an error, a wait) calls the library's function of the same name, which
- * does the whole job. Taking the address of one of these functions gives the
+ * (an error, a wait) calls a library function that does the whole job. Taking the address of one of these functions gives the
  * library's function, which behaves the same, as do programs built against
  * another Argobots header.
  *
@@ -1097,11 +1096,6 @@ struct ABT_bobbin_xstream_head {
 extern ABT_API_PUBLIC __thread struct ABT_bobbin_xstream_head *ABT_bobbin_tls_xstream
     __attribute__((tls_model("initial-exec")));
 
-/* The library's own functions, under other names for the inline bodies. */
-extern int ABT_bobbin_mutex_lock_call_(ABT_mutex) __asm__("ABT_mutex_lock");
-extern int ABT_bobbin_mutex_unlock_call_(ABT_mutex) __asm__("ABT_mutex_unlock");
-extern int ABT_bobbin_self_get_thread_call_(ABT_thread *) __asm__("ABT_self_get_thread");
-
 #define ABT_BOBBIN_INLINE_ extern __inline __attribute__((gnu_inline, always_inline))
 
 ABT_BOBBIN_INLINE_ int ABT_mutex_lock(ABT_mutex mutex)
@@ -1114,7 +1108,7 @@ ABT_BOBBIN_INLINE_ int ABT_mutex_lock(ABT_mutex mutex)
                                                          __ATOMIC_ACQUIRE, __ATOMIC_RELAXED),
                          1))
         return ABT_SUCCESS;
-    return ABT_bobbin_mutex_lock_call_(mutex);
+    return ABT_mutex_lock_high(mutex); /* the library's lock: bobbin has no priorities */
 }
 
 ABT_BOBBIN_INLINE_ int ABT_mutex_unlock(ABT_mutex mutex)
@@ -1127,7 +1121,7 @@ ABT_BOBBIN_INLINE_ int ABT_mutex_unlock(ABT_mutex mutex)
                                              __ATOMIC_RELEASE, __ATOMIC_RELAXED)),
                          1))
         return ABT_SUCCESS;
-    return ABT_bobbin_mutex_unlock_call_(mutex);
+    return ABT_mutex_unlock_de(mutex); /* the library's unlock */
 }
 
 ABT_BOBBIN_INLINE_ int ABT_self_get_thread(ABT_thread *thread)
@@ -1137,7 +1131,10 @@ ABT_BOBBIN_INLINE_ int ABT_self_get_thread(ABT_thread *thread)
         *thread = (ABT_thread)es->current_unit;
         return ABT_SUCCESS;
     }
-    return ABT_bobbin_self_get_thread_call_(thread);
+    if (!thread)
+        return ABT_ERR_INV_ARG;
+    *thread = ABT_THREAD_NULL;
+    return ABT_initialized() == ABT_SUCCESS ? ABT_ERR_INV_XSTREAM : ABT_ERR_UNINITIALIZED;
 }
 
 #undef ABT_BOBBIN_INLINE_

@@ -40,6 +40,7 @@ int ABT_self_get_thread(ABT_thread *thread)
 {
     if (!thread)
         return ABT_ERR_INV_ARG;
+    *thread = ABT_THREAD_NULL; /* as abt.h's inline path does */
     bb_unit *self;
     int err = bb_caller_unit(&self);
     if (err == ABT_SUCCESS)
