@@ -112,7 +112,7 @@ static bb_spinlock *table_lock(const bb_unit *u)
 }
 
 /* A copy of `t` (or a fresh table) with room for `slot`. */
-static bb_keytab *grow(bb_keytab *t, uint32_t slot)
+static __attribute__((noinline)) bb_keytab *grow(bb_keytab *t, uint32_t slot)
 {
     uint32_t n = t ? t->num_slots : 4;
     while (n <= slot)
@@ -131,7 +131,7 @@ static bb_keytab *grow(bb_keytab *t, uint32_t slot)
 }
 
 /* The slot holds a value of a freed key: keep it for its destructor. */
-static void adopt_orphan(bb_keytab *t, uint32_t slot)
+static __attribute__((noinline)) void adopt_orphan(bb_keytab *t, uint32_t slot)
 {
     if (!t->slots[slot].value || !t->slots[slot].destructor)
         return;
@@ -144,17 +144,15 @@ static void adopt_orphan(bb_keytab *t, uint32_t slot)
     t->orphans = o;
 }
 
-static int set_value(bb_unit *u, bb_key *k, void *value)
+/* A slot this key has not set yet in this unit (l held): make room, keep an
+ * old key's value for its destructor, claim the slot. */
+static __attribute__((noinline)) int claim_slot(bb_unit *u, bb_key *k, void *value)
 {
-    bb_spinlock *lock = table_lock(u);
-    bb_spin_lock(lock);
     bb_keytab *t = u->keys;
     if (!t || k->slot >= t->num_slots) {
         bb_keytab *g = grow(t, k->slot);
-        if (!g) {
-            bb_spin_unlock(lock);
+        if (!g)
             return ABT_ERR_MEM;
-        }
         bb_store_release(&u->keys, g);
         t = g;
     }
@@ -163,8 +161,21 @@ static int set_value(bb_unit *u, bb_key *k, void *value)
     bb_store_relaxed(&t->slots[k->slot].generation, k->generation);
     t->slots[k->slot].destructor = k->destructor;
     bb_store_relaxed(&t->slots[k->slot].value, value);
-    bb_spin_unlock(lock);
     return ABT_SUCCESS;
+}
+
+static int set_value(bb_unit *u, bb_key *k, void *value)
+{
+    bb_spinlock *lock = table_lock(u);
+    bb_spin_lock(lock);
+    bb_keytab *t = u->keys;
+    int err = ABT_SUCCESS;
+    if (t && k->slot < t->num_slots && t->slots[k->slot].generation == k->generation)
+        bb_store_relaxed(&t->slots[k->slot].value, value); /* set before: just the value */
+    else
+        err = claim_slot(u, k, value);
+    bb_spin_unlock(lock);
+    return err;
 }
 
 static void *get_value(const bb_unit *u, const bb_key *k)
