@@ -46,6 +46,14 @@ void bb_wait_wake_list(bb_wait_node *list)
 
 /* ---- the caller's side ------------------------------------------------------ */
 
+static void enqueue(bb_waitq *q, bb_wait_node *n)
+{
+    if (n->tag & BB_WAIT_URGENT)
+        bb_waitq_push_front(q, n);
+    else
+        bb_waitq_push(q, n);
+}
+
 /* Whoever ends the wait after the deadline passed: take the node out unless a
  * waker claimed it first. */
 static int expire(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
@@ -65,7 +73,7 @@ static int sleep_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
 {
     bb_os_waiter w = {0};
     n->waiter = bb_waiter_of_os(&w);
-    bb_waitq_push(q, n);
+    enqueue(q, n);
     bb_spin_unlock(lock);
     if (!deadline) {
         bb_os_waiter_wait(&w);
@@ -91,7 +99,7 @@ static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_nod
 {
     bb_os_waiter flag = {0};
     n->waiter = bb_waiter_of_poll(&flag);
-    bb_waitq_push(q, n);
+    enqueue(q, n);
     bb_spin_unlock(lock);
     bool expired = false;
     while (!bb_load_acquire(&flag.signaled)) {
@@ -109,7 +117,7 @@ static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node
                      const struct timespec *deadline)
 {
     n->waiter = bb_waiter_of_ult(self);
-    bb_waitq_push(q, n);
+    enqueue(q, n);
     if (!deadline) {
         bb_ult_block_releasing(self, n, lock);
         return BB_WAIT_WOKEN;
