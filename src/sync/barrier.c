@@ -7,15 +7,41 @@
  */
 #include <stdlib.h>
 
+#include "bb_barrier.h"
 #include "bb_runtime.h"
-#include "bb_wait.h"
 
-typedef struct {
-    bb_spinlock lock;
-    uint32_t num_waiters;  /* how many make a round; under lock */
-    uint32_t arrived;      /* in this round; under lock */
-    bb_waitq waiters;
-} bb_barrier;
+bb_barrier *bb_barrier_new(uint32_t num_waiters)
+{
+    bb_barrier *b = calloc(1, sizeof(*b));
+    if (b)
+        b->num_waiters = num_waiters;
+    return b;
+}
+
+bool bb_barrier_is_busy(bb_barrier *b)
+{
+    bb_spin_lock(&b->lock);
+    bool busy = b->arrived != 0;
+    bb_spin_unlock(&b->lock);
+    return busy;
+}
+
+void bb_barrier_arrive(bb_barrier *b, bool hold_es)
+{
+    bb_spin_lock(&b->lock);
+    if (++b->arrived < b->num_waiters) {
+        bb_wait_node node = {0};
+        if (hold_es)
+            bb_wait_in_kernel(&b->lock, &b->waiters, &node);
+        else
+            bb_wait(&b->lock, &b->waiters, &node, NULL);
+        return;
+    }
+    b->arrived = 0;
+    bb_wait_node *all = bb_waitq_claim_all(&b->waiters);
+    bb_spin_unlock(&b->lock);
+    bb_wait_wake_list(all);
+}
 
 static bb_barrier *barrier_of(ABT_barrier handle)
 {
@@ -31,10 +57,9 @@ int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
         return ABT_ERR_UNINITIALIZED;
     if (num_waiters == 0)
         return ABT_ERR_INV_ARG;
-    bb_barrier *b = calloc(1, sizeof(*b));
+    bb_barrier *b = bb_barrier_new(num_waiters);
     if (!b)
         return ABT_ERR_MEM;
-    b->num_waiters = num_waiters;
     *newbarrier = (ABT_barrier)(void *)b;
     return ABT_SUCCESS;
 }
@@ -65,10 +90,7 @@ int ABT_barrier_free(ABT_barrier *barrier)
     bb_barrier *b = barrier_of(*barrier);
     if (!b)
         return ABT_ERR_INV_BARRIER;
-    bb_spin_lock(&b->lock);
-    bool busy = b->arrived != 0;
-    bb_spin_unlock(&b->lock);
-    if (busy)
+    if (bb_barrier_is_busy(b))
         return ABT_ERR_BARRIER;
     free(b);
     *barrier = ABT_BARRIER_NULL;
@@ -84,16 +106,7 @@ int ABT_barrier_wait(ABT_barrier barrier)
         return ABT_ERR_INV_BARRIER;
     if (bb_caller_is_tasklet())
         return ABT_ERR_BARRIER; /* may have to wait, which a tasklet cannot */
-    bb_spin_lock(&b->lock);
-    if (++b->arrived < b->num_waiters) {
-        bb_wait_node node = {0};
-        bb_wait(&b->lock, &b->waiters, &node, NULL);
-        return ABT_SUCCESS;
-    }
-    b->arrived = 0;
-    bb_wait_node *all = bb_waitq_claim_all(&b->waiters);
-    bb_spin_unlock(&b->lock);
-    bb_wait_wake_list(all);
+    bb_barrier_arrive(b, false);
     return ABT_SUCCESS;
 }
 

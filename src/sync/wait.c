@@ -172,10 +172,17 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
     return status;
 }
 
+/* A timed waiter is between its wake-up and its return: let it run, which it
+ * may have to do on the caller's own ES. */
 void bb_sync_wait_until_left(uint32_t *inside)
 {
-    while (bb_load_acquire(inside))
-        sched_yield(); /* a timed waiter is between its wake-up and its return */
+    while (bb_load_acquire(inside)) {
+        bb_unit *self = bb_self_unit();
+        if (self && bb_unit_is_ult(self) && !(self->flags & BB_UNIT_SCHED))
+            bb_ult_yield(self);
+        else
+            sched_yield();
+    }
 }
 
 bool bb_caller_is_tasklet(void)

@@ -7,19 +7,12 @@
  */
 #include <stdlib.h>
 
+#include "bb_barrier.h"
 #include "bb_runtime.h"
-#include "bb_wait.h"
 
-typedef struct {
-    bb_spinlock lock;
-    uint32_t num_waiters;
-    uint32_t arrived;      /* in this round; under lock */
-    bb_waitq waiters;
-} bb_xstream_barrier;
-
-static bb_xstream_barrier *barrier_of(ABT_xstream_barrier handle)
+static bb_barrier *barrier_of(ABT_xstream_barrier handle)
 {
-    return (bb_xstream_barrier *)(void *)handle;
+    return (bb_barrier *)(void *)handle;
 }
 
 int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrier *newbarrier)
@@ -31,10 +24,9 @@ int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrier *newbar
         return ABT_ERR_UNINITIALIZED;
     if (num_waiters == 0)
         return ABT_ERR_INV_ARG;
-    bb_xstream_barrier *b = calloc(1, sizeof(*b));
+    bb_barrier *b = bb_barrier_new(num_waiters);
     if (!b)
         return ABT_ERR_MEM;
-    b->num_waiters = num_waiters;
     *newbarrier = (ABT_xstream_barrier)(void *)b;
     return ABT_SUCCESS;
 }
@@ -45,35 +37,24 @@ int ABT_xstream_barrier_free(ABT_xstream_barrier *barrier)
         return ABT_ERR_UNINITIALIZED;
     if (!barrier)
         return ABT_ERR_INV_ARG;
-    bb_xstream_barrier *b = barrier_of(*barrier);
+    bb_barrier *b = barrier_of(*barrier);
     if (!b)
         return ABT_ERR_INV_XSTREAM_BARRIER;
-    bb_spin_lock(&b->lock);
-    bool busy = b->arrived != 0;
-    bb_spin_unlock(&b->lock);
-    if (busy)
+    if (bb_barrier_is_busy(b))
         return ABT_ERR_XSTREAM_BARRIER;
     free(b);
     *barrier = ABT_XSTREAM_BARRIER_NULL;
     return ABT_SUCCESS;
 }
 
+/* Any caller, tasklets included, as in Argobots: each holds its ES. */
 int ABT_xstream_barrier_wait(ABT_xstream_barrier barrier)
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
-    bb_xstream_barrier *b = barrier_of(barrier);
+    bb_barrier *b = barrier_of(barrier);
     if (!b)
         return ABT_ERR_INV_XSTREAM_BARRIER;
-    bb_spin_lock(&b->lock);
-    if (++b->arrived < b->num_waiters) {
-        bb_wait_node node = {0};
-        bb_wait_in_kernel(&b->lock, &b->waiters, &node);
-        return ABT_SUCCESS;
-    }
-    b->arrived = 0;
-    bb_wait_node *all = bb_waitq_claim_all(&b->waiters);
-    bb_spin_unlock(&b->lock);
-    bb_wait_wake_list(all);
+    bb_barrier_arrive(b, true);
     return ABT_SUCCESS;
 }
