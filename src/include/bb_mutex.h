@@ -25,6 +25,7 @@
 #define BB_MUTEX_NESTED ((uintptr_t)2)
 #define BB_MUTEX_FLAGS (BB_MUTEX_WAITERS | BB_MUTEX_NESTED)
 
+
 typedef struct bb_mutex {
     uintptr_t owner;    /* 0, or token | flags; atomic. First: abt.h's inline lock */
     uint32_t recursive; /* second word: ABT_RECURSIVE_MUTEX_INITIALIZER sets it */
@@ -58,6 +59,10 @@ int bb_mutex_create(bool recursive, ABT_mutex *newmutex);
  * nesting to give back to bb_mutex_relock. */
 int bb_mutex_unlock_all(bb_mutex *m, uintptr_t token, uint32_t *nesting);
 void bb_mutex_relock(bb_mutex *m, uintptr_t token, uint32_t nesting);
+
+/* Move a condition's waiter into the queue of `m`, which the caller holds:
+ * the unlock wakes it, and it takes `m` as any woken waiter does. */
+void bb_mutex_add_waiter(bb_mutex *m, bb_wait_node *n);
 
 static inline bool bb_mutex_is_held_by(const bb_mutex *m, uintptr_t token)
 {

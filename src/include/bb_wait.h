@@ -38,9 +38,6 @@ typedef struct bb_wait_node {
     uintptr_t token;    /* the object's own use (mutex: the waiter's owner token) */
 } bb_wait_node;
 
-/* A tag bit for bb_wait: queue the node at the head, not the tail. */
-#define BB_WAIT_URGENT 0x80000000u
-
 typedef struct {
     bb_wait_node *head;
     bb_wait_node *tail;
@@ -60,15 +57,6 @@ static inline void bb_waitq_push(bb_waitq *q, bb_wait_node *n)
     else
         q->head = n;
     q->tail = n;
-}
-
-static inline void bb_waitq_push_front(bb_waitq *q, bb_wait_node *n)
-{
-    bb_store_relaxed(&n->status, (uint32_t)BB_WAIT_PENDING);
-    n->next = q->head;
-    q->head = n;
-    if (!q->tail)
-        q->tail = n;
 }
 
 static inline bb_wait_node *bb_waitq_pop(bb_waitq *q)

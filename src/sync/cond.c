@@ -6,6 +6,11 @@
  * mutex back after it is woken (or timed out), as pthreads do. All waiters
  * at a time must use the same mutex; the condition forgets the mutex when
  * its queue empties.
+ *
+ * A signal sent while the signaller holds the mutex would wake a waiter only
+ * for it to block on the mutex at once. Instead, the waiter moves straight
+ * into the mutex's queue, and the unlock wakes it (wait morphing).
+ * Only waiters without a deadline move: a deadline is tied to the condition.
  */
 #include <stdlib.h>
 
@@ -61,6 +66,20 @@ int ABT_cond_free(ABT_cond *cond)
     return ABT_SUCCESS;
 }
 
+enum { UNTIMED = 1 }; /* tag of a waiter without a deadline */
+
+/* Wake `n`, just taken out of the queue (c->lock held), or move it to the
+ * mutex's queue if the caller holds the mutex. Returns what to wake once
+ * c->lock is dropped. */
+static uintptr_t release_waiter(bb_cond *c, bb_wait_node *n)
+{
+    if ((n->tag & UNTIMED) && bb_mutex_is_held_by(c->mutex, bb_self_token())) {
+        bb_mutex_add_waiter(c->mutex, n);
+        return 0;
+    }
+    return bb_wait_claim(n);
+}
+
 /* The queue emptied: a later waiter may bring another mutex. */
 static void forget_mutex_if_idle(bb_cond *c)
 {
@@ -84,7 +103,7 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
     bb_mutex_unlock_all(m, token, &nesting);
-    bb_wait_node node = {0};
+    bb_wait_node node = {.tag = deadline ? 0 : UNTIMED, .token = token};
     int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
     if (status == BB_WAIT_TIMEDOUT) {
         bb_spin_lock(&c->lock);
@@ -128,7 +147,7 @@ int ABT_cond_signal(ABT_cond cond)
         return ABT_ERR_INV_COND;
     bb_spin_lock(&c->lock);
     bb_wait_node *n = bb_waitq_pop(&c->waiters);
-    uintptr_t w = n ? bb_wait_claim(n) : 0;
+    uintptr_t w = n ? release_waiter(c, n) : 0;
     forget_mutex_if_idle(c);
     bb_spin_unlock(&c->lock);
     bb_wait_wake(w);
@@ -141,7 +160,15 @@ int ABT_cond_broadcast(ABT_cond cond)
     if (!c)
         return ABT_ERR_INV_COND;
     bb_spin_lock(&c->lock);
-    bb_wait_node *all = bb_waitq_claim_all(&c->waiters);
+    bool morph = c->mutex && bb_mutex_is_held_by(c->mutex, bb_self_token());
+    bb_waitq to_wake = {0};
+    for (bb_wait_node *n; (n = bb_waitq_pop(&c->waiters));) {
+        if (morph && (n->tag & UNTIMED))
+            bb_mutex_add_waiter(c->mutex, n); /* see release_waiter */
+        else
+            bb_waitq_push(&to_wake, n);
+    }
+    bb_wait_node *all = bb_waitq_claim_all(&to_wake);
     c->mutex = NULL;
     bb_spin_unlock(&c->lock);
     bb_wait_wake_list(all);

@@ -9,10 +9,10 @@
  * while the woken waiter is scheduled.
  *
  * Barging is unfair: a unit that keeps relocking on a busy ES can keep the
- * mutex from a woken waiter indefinitely. So a waiter that has waited for
- * longer than STARVING_NS when it loses again queues at the head and asks
- * for the mutex to be handed to it: the next unlock makes it the owner
- * before waking it.
+ * mutex from a woken waiter for long. Handing the mutex to the waiter
+ * instead would be fair, but could deadlock where Argobots does not: the
+ * waiter may need an ES that a tasklet holds while it sleeps waiting for the
+ * same mutex. So bobbin barges, as Argobots does.
  *
  * The rule that no waiter is forgotten: while the queue is not empty, the
  * owner word has WAITERS set, even when the mutex is free (owner word ==
@@ -20,7 +20,6 @@
  * unlock takes the slow path and wakes the next waiter.
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include "bb_caller.h"
 #include "bb_mutex.h"
@@ -31,15 +30,6 @@ __thread uint64_t bb_tls_external_token __attribute__((tls_model("initial-exec")
 /* How long to spin on a held mutex before waiting in the queue, in polls. */
 enum { SPIN_POLLS = 128 };
 
-/* How long a waiter lets others barge in before it asks for a hand-off. */
-static const uint64_t STARVING_NS = 1000000;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static bool try_take(bb_mutex *m, uintptr_t token)
 {
@@ -80,8 +70,6 @@ static void nest(bb_mutex *m)
  * WAITERS is set under m->lock before a waiter queues. */
 static void take_or_wait(bb_mutex *m, uintptr_t token)
 {
-    uint64_t since = 0;
-    bool starving = false;
     for (;;) {
         bb_spin_lock(&m->lock);
         uintptr_t owner = bb_load_relaxed(&m->owner);
@@ -92,13 +80,8 @@ static void take_or_wait(bb_mutex *m, uintptr_t token)
             }
         } else if ((owner & BB_MUTEX_WAITERS) ||
                    bb_cas_acq_rel(&m->owner, &owner, owner | BB_MUTEX_WAITERS)) {
-            if (!since)
-                since = now_ns();
-            bb_wait_node node = {.tag = starving ? BB_WAIT_URGENT : 0, .token = token};
+            bb_wait_node node = {0};
             bb_wait(&m->lock, &m->waiters, &node, NULL); /* releases m->lock */
-            if (starving)
-                return; /* handed over: the mutex is ours */
-            starving = now_ns() - since > STARVING_NS;
             continue;
         }
         bb_spin_unlock(&m->lock); /* the owner word moved under us: look again */
@@ -180,9 +163,7 @@ static void release_and_wake(bb_mutex *m)
 {
     bb_spin_lock(&m->lock);
     bb_wait_node *n = bb_waitq_pop(&m->waiters);
-    uintptr_t rest = bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS;
-    bool hand_over = n && (n->tag & BB_WAIT_URGENT);
-    bb_store_release(&m->owner, hand_over ? n->token | rest : rest);
+    bb_store_release(&m->owner, bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS);
     uintptr_t w = n ? bb_wait_claim(n) : 0;
     bb_spin_unlock(&m->lock);
     bb_wait_wake(w);
@@ -254,6 +235,14 @@ void bb_mutex_relock(bb_mutex *m, uintptr_t token, uint32_t nesting)
         m->nesting = nesting;
         bb_fetch_or_acq_rel(&m->owner, BB_MUTEX_NESTED);
     }
+}
+
+void bb_mutex_add_waiter(bb_mutex *m, bb_wait_node *n)
+{
+    bb_spin_lock(&m->lock);
+    bb_fetch_or_acq_rel(&m->owner, BB_MUTEX_WAITERS);
+    bb_waitq_push(&m->waiters, n);
+    bb_spin_unlock(&m->lock);
 }
 
 /* ---- life ------------------------------------------------------------------------- */

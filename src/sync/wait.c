@@ -46,13 +46,6 @@ void bb_wait_wake_list(bb_wait_node *list)
 
 /* ---- the caller's side ------------------------------------------------------ */
 
-static void enqueue(bb_waitq *q, bb_wait_node *n)
-{
-    if (n->tag & BB_WAIT_URGENT)
-        bb_waitq_push_front(q, n);
-    else
-        bb_waitq_push(q, n);
-}
 
 /* Whoever ends the wait after the deadline passed: take the node out unless a
  * waker claimed it first. */
@@ -73,7 +66,7 @@ static int sleep_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
 {
     bb_os_waiter w = {0};
     n->waiter = bb_waiter_of_os(&w);
-    enqueue(q, n);
+    bb_waitq_push(q, n);
     bb_spin_unlock(lock);
     if (!deadline) {
         bb_os_waiter_wait(&w);
@@ -99,7 +92,7 @@ static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_nod
 {
     bb_os_waiter flag = {0};
     n->waiter = bb_waiter_of_poll(&flag);
-    enqueue(q, n);
+    bb_waitq_push(q, n);
     bb_spin_unlock(lock);
     bool expired = false;
     while (!bb_load_acquire(&flag.signaled)) {
@@ -117,7 +110,7 @@ static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node
                      const struct timespec *deadline)
 {
     n->waiter = bb_waiter_of_ult(self);
-    enqueue(q, n);
+    bb_waitq_push(q, n);
     if (!deadline) {
         bb_ult_block_releasing(self, n, lock);
         return BB_WAIT_WOKEN;
