@@ -35,9 +35,13 @@
  * (stop requests) by the basic scheduler: ABT_sched_basic_freq. */
 #define BB_DEFAULT_SCHED_EVENT_FREQ 50
 
-/* An idle scheduler spins this many empty rounds before it starts calling
- * sched_yield(), so that oversubscribed machines still make progress. */
-#define BB_IDLE_SPINS_BEFORE_OS_YIELD 64
+/* An idle scheduler keeps polling its pools for this long (nanoseconds)
+ * before it gives the CPU away: a polling one then calls sched_yield() at
+ * each empty round, so that oversubscribed machines still make progress; a
+ * BASIC_WAIT one goes to sleep. Work that comes back within it (the reply in
+ * a ping-pong between ESs) finds the ES awake, without a system call on
+ * either side. */
+#define BB_IDLE_SPIN_NS 50000
 
 /* How many free ULTs (descriptor and stack) an ES keeps when it goes to
  * sleep; the rest of its cache goes to the shared depot for busy ESs. */

@@ -4,23 +4,32 @@
  * to run, look at events and stop if asked to. They differ in how they pick
  * and in what they do when idle:
  *
- *   BASIC, PRIO, DEFAULT  first non-empty pool in pool order; idle: spin a
- *                         little, then give the CPU away with sched_yield().
+ *   BASIC, PRIO, DEFAULT  first non-empty pool in pool order; idle: poll for
+ *                         BB_IDLE_SPIN_NS, then give the CPU away with
+ *                         sched_yield() at each round.
  *   RANDWS                own pool (the first) first, else steal the oldest
  *                         unit of a random other pool.
- *   BASIC_WAIT            as BASIC, but idle it sleeps in the kernel until a
- *                         unit arrives or a request comes: no polling, no
- *                         timer.
+ *   BASIC_WAIT            as BASIC, but idle for BB_IDLE_SPIN_NS it sleeps in
+ *                         the kernel until a unit arrives or a request
+ *                         comes: no polling, no timer.
  */
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "bb_pool.h"
 #include "bb_sched.h"
 #include "bb_xstream.h"
 
 typedef bb_unit *(*pick_fn)(bb_sched *s, bb_pool **from);
-typedef void (*idle_fn)(bb_sched *s, unsigned *idle_rounds);
+/* How long a scheduler has found nothing to run. */
+typedef struct {
+    unsigned rounds;
+    bool spun;          /* idle for BB_IDLE_SPIN_NS already */
+    uint64_t since_ns;
+} bb_idle;
+
+typedef void (*idle_fn)(bb_sched *s, bb_idle *idle);
 
 static bb_unit *pick_in_order(bb_sched *s, bb_pool **from)
 {
@@ -61,13 +70,33 @@ static bb_unit *pick_or_steal(bb_sched *s, bb_pool **from)
     return u;
 }
 
-static void back_off(bb_sched *s, unsigned *idle_rounds)
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the scheduler has been idle for BB_IDLE_SPIN_NS; reads the clock
+ * every 16 rounds only. */
+static bool spun_enough(bb_idle *idle)
+{
+    if (idle->spun)
+        return true;
+    if (idle->rounds++ == 0)
+        idle->since_ns = now_ns();
+    else if (idle->rounds % 16 == 0)
+        idle->spun = now_ns() - idle->since_ns >= BB_IDLE_SPIN_NS;
+    return idle->spun;
+}
+
+static void back_off(bb_sched *s, bb_idle *idle)
 {
     (void)s;
-    if (++*idle_rounds < BB_IDLE_SPINS_BEFORE_OS_YIELD)
-        bb_cpu_relax();
-    else
+    if (spun_enough(idle))
         sched_yield();
+    else
+        bb_cpu_relax();
 }
 
 /* A sleeping scheduler must be woken by every push into any of its pools,
@@ -96,16 +125,20 @@ static bool all_pools_empty(bb_sched *s)
  * the scheduler wakes up: it goes straight back to work, and pushes that meet
  * its nodes while its bell is disarmed skip and unlink them. That keeps the
  * locks of its pools, and any wait for its pusher, off the wake-up path. */
-static void sleep_until_work(bb_sched *s, unsigned *idle_rounds)
+static void sleep_until_work(bb_sched *s, bb_idle *idle)
 {
     if (!can_sleep(s)) {
-        back_off(s, idle_rounds);
+        back_off(s, idle);
+        return;
+    }
+    if (!spun_enough(idle)) {
+        bb_cpu_relax();
         return;
     }
     if (!s->sleepers && s->num_pools > 0) {
         s->sleepers = calloc((size_t)s->num_pools, sizeof(*s->sleepers));
         if (!s->sleepers) {
-            back_off(s, idle_rounds); /* no memory to sleep with: poll */
+            back_off(s, idle); /* no memory to sleep with: poll */
             return;
         }
     }
@@ -138,13 +171,14 @@ static void stop_sleeping(bb_sched *s)
 static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn pick,
                                                           idle_fn idle)
 {
-    unsigned rounds = 0, idle_rounds = 0;
+    unsigned rounds = 0;
+    bb_idle idle_state = {0};
     for (;;) {
         bb_pool *pool = NULL;
         bb_unit *u = pick(s, &pool);
         if (u) {
             bb_xstream_run_unit(bb_self_xstream(), u, pool);
-            idle_rounds = 0;
+            idle_state = (bb_idle){0};
         }
         if (++rounds >= (unsigned)s->event_freq || !u) {
             rounds = 0;
@@ -152,7 +186,7 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
             if (bb_sched_has_to_stop(s))
                 break;
             if (!u)
-                idle(s, &idle_rounds);
+                idle(s, &idle_state);
         }
     }
     stop_sleeping(s);
