@@ -11,14 +11,13 @@
 #include "bb_unit.h"
 #include "bb_xstream.h"
 
-/* Any work unit (ULT or tasklet) running on an ES. */
+/* Any work unit (ULT or tasklet) running on an ES. An ES exists only while
+ * the runtime is up, so the initialization check is needed only without. */
 static inline int bb_caller_unit(bb_unit **self)
 {
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
     bb_xstream *es = bb_self_xstream();
-    if (!es)
-        return ABT_ERR_INV_XSTREAM;
+    if (__builtin_expect(!es, 0))
+        return bb_is_up() ? ABT_ERR_INV_XSTREAM : ABT_ERR_UNINITIALIZED;
     *self = es->current;
     return ABT_SUCCESS;
 }
