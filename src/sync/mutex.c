@@ -30,7 +30,6 @@ __thread uint64_t bb_tls_external_token __attribute__((tls_model("initial-exec")
 /* How long to spin on a held mutex before waiting in the queue, in polls. */
 enum { SPIN_POLLS = 128 };
 
-
 static bool try_take(bb_mutex *m, uintptr_t token)
 {
     uintptr_t expected = 0;

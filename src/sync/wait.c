@@ -46,7 +46,6 @@ void bb_wait_wake_list(bb_wait_node *list)
 
 /* ---- the caller's side ------------------------------------------------------ */
 
-
 /* Whoever ends the wait after the deadline passed: take the node out unless a
  * waker claimed it first. */
 static int expire(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
