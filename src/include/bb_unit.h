@@ -35,8 +35,7 @@ enum bb_unit_flags {
     BB_UNIT_USER_STACK = 1u << 5,   /* stack memory belongs to the user */
     BB_UNIT_CACHED_STACK = 1u << 6, /* stack of the default size, from the stack cache */
     BB_UNIT_GUARDED_STACK = 1u << 7, /* a guard page sits below the stack */
-    BB_UNIT_HAS_USER_UNIT = 1u << 8, /* a user pool made a unit for it (user_unit) */
-    BB_UNIT_IN_WAIT = 1u << 9        /* inside bb_wait: a cancel waits until it returns */
+    BB_UNIT_HAS_USER_UNIT = 1u << 8  /* a user pool made a unit for it (user_unit) */
 };
 
 enum bb_unit_requests {
@@ -66,6 +65,7 @@ struct bb_unit {
     uint32_t requests;          /* bb_unit_requests; atomic */
     uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
     uint32_t resumable;         /* suspended by the user: ABT_thread_resume may take it; atomic */
+    uint32_t in_wait;           /* inside bb_wait: a cancel waits until it returns; owner only */
     void *stack;                /* ULT: lowest usable address of its stack */
     size_t stacksize;
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its

@@ -114,18 +114,27 @@ bool bb_caller_is_tasklet(void);
 
 /* A timed waiter may still touch its object after a waker took its node out
  * of the queue (to time out, under the object's lock), so the object counts
- * them, and whoever frees it waits until they have left. */
+ * them. Freeing marks the object dying; whoever leaves it last, the freer or
+ * a timed waiter, releases its memory. Waiting for them instead could wait
+ * for ever: a woken waiter may need the freer's own ES to run. */
+#define BB_SYNC_DYING 0x80000000u
+
 static inline void bb_sync_enter(uint32_t *inside)
 {
     __atomic_fetch_add(inside, 1u, __ATOMIC_RELAXED);
 }
 
-static inline void bb_sync_leave(uint32_t *inside)
+/* True if the caller must free the object now. */
+static inline bool bb_sync_leave(uint32_t *inside)
 {
-    __atomic_fetch_sub(inside, 1u, __ATOMIC_RELEASE);
+    return __atomic_sub_fetch(inside, 1u, __ATOMIC_ACQ_REL) == BB_SYNC_DYING;
 }
 
-void bb_sync_wait_until_left(uint32_t *inside);
+/* The freer's side: true if nobody is inside and the caller frees it now. */
+static inline bool bb_sync_retire(uint32_t *inside)
+{
+    return __atomic_fetch_or(inside, BB_SYNC_DYING, __ATOMIC_ACQ_REL) == 0;
+}
 
 /* ---- deadlines for blocked ULTs (src/sync/alarm.c) ------------------------ */
 

@@ -60,8 +60,8 @@ int ABT_cond_free(ABT_cond *cond)
     bb_spin_unlock(&c->lock);
     if (busy)
         return ABT_ERR_COND;
-    bb_sync_wait_until_left(&c->timed_inside);
-    free(c);
+    if (bb_sync_retire(&c->timed_inside))
+        free(c); /* else the last timed waiter to leave frees it */
     *cond = ABT_COND_NULL;
     return ABT_SUCCESS;
 }
@@ -94,7 +94,7 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         return ABT_ERR_MUTEX;
 
     bb_spin_lock(&c->lock);
-    if (c->mutex && c->mutex != m) {
+    if (c->mutex && c->mutex != m && !bb_waitq_is_empty(&c->waiters)) {
         bb_spin_unlock(&c->lock);
         return ABT_ERR_INV_MUTEX; /* other waiters use another mutex */
     }
@@ -110,8 +110,8 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         forget_mutex_if_idle(c);
         bb_spin_unlock(&c->lock);
     }
-    if (deadline)
-        bb_sync_leave(&c->timed_inside); /* the last access to `c` */
+    if (deadline && bb_sync_leave(&c->timed_inside)) /* the last access to `c` */
+        free(c); /* freed meanwhile: we were the last one in it */
     bb_mutex_relock(m, token, nesting);
     return status == BB_WAIT_TIMEDOUT ? ABT_ERR_COND_TIMEDOUT : ABT_SUCCESS;
 }

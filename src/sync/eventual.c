@@ -57,8 +57,8 @@ int ABT_eventual_free(ABT_eventual *eventual)
     bb_spin_unlock(&e->lock);
     if (busy)
         return ABT_ERR_EVENTUAL; /* freeing would strand the waiters */
-    bb_sync_wait_until_left(&e->timed_inside);
-    free(e);
+    if (bb_sync_retire(&e->timed_inside))
+        free(e); /* else the last timed waiter to leave frees it */
     *eventual = ABT_EVENTUAL_NULL;
     return ABT_SUCCESS;
 }
@@ -79,8 +79,8 @@ static int wait(ABT_eventual eventual, void **value, const struct timespec *dead
         if (deadline)
             bb_sync_enter(&e->timed_inside);
         status = bb_wait(&e->lock, &e->waiters, &node, deadline);
-        if (deadline)
-            bb_sync_leave(&e->timed_inside); /* the last access to `e` */
+        if (deadline && bb_sync_leave(&e->timed_inside)) /* the last access to `e` */
+            free(e); /* freed meanwhile: we were the last one in it */
     }
     if (status == BB_WAIT_TIMEDOUT)
         return ABT_ERR_COND_TIMEDOUT;

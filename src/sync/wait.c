@@ -3,6 +3,7 @@
  * (see bb_wait.h for the protocol between waiters and wakers).
  */
 #include <sched.h>
+#include <stdint.h>
 
 #include "bb_pool.h"
 #include "bb_unit.h"
@@ -131,15 +132,20 @@ static bool pool_takes_foreign_pushes(const bb_unit *u)
     return u->pool && u->pool->access != ABT_POOL_ACCESS_PRIV;
 }
 
+#define TIME_MAX_ ((time_t)INT64_MAX)
+
 /* Argobots reads abstime as seconds + nanoseconds, so a tv_nsec outside
  * [0, 1e9) is a valid time; the kernel wants it normalized. */
 static struct timespec normalized(const struct timespec *t)
 {
-    struct timespec n = {t->tv_sec + t->tv_nsec / 1000000000L, t->tv_nsec % 1000000000L};
+    struct timespec n = {0, t->tv_nsec % 1000000000L};
+    time_t carry = t->tv_nsec / 1000000000L;
     if (n.tv_nsec < 0) {
-        n.tv_sec--;
         n.tv_nsec += 1000000000L;
+        carry--;
     }
+    if (__builtin_add_overflow(t->tv_sec, carry, &n.tv_sec)) /* "for ever" */
+        n = carry > 0 ? (struct timespec){TIME_MAX_, 999999999L} : (struct timespec){0, 0};
     return n;
 }
 
@@ -156,25 +162,12 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
         return sleep_in_kernel(lock, q, n, deadline);
     /* A ULT cancelled meanwhile must still finish its wait: its node, or its
      * alarm, is on its stack and in the object's or the alarm thread's hands. */
-    self->flags |= BB_UNIT_IN_WAIT;
+    bb_store_relaxed(&self->in_wait, 1u);
     int status = deadline && !pool_takes_foreign_pushes(self)
                      ? poll_until(self, lock, q, n, deadline)
                      : block_ult(self, lock, q, n, deadline);
-    self->flags &= ~BB_UNIT_IN_WAIT;
+    bb_store_relaxed(&self->in_wait, 0u);
     return status;
-}
-
-/* A timed waiter is between its wake-up and its return: let it run, which it
- * may have to do on the caller's own ES. */
-void bb_sync_wait_until_left(uint32_t *inside)
-{
-    while (bb_load_acquire(inside)) {
-        bb_unit *self = bb_self_unit();
-        if (self && bb_unit_is_ult(self) && !(self->flags & BB_UNIT_SCHED))
-            bb_ult_yield(self);
-        else
-            sched_yield();
-    }
 }
 
 bool bb_caller_is_tasklet(void)

@@ -130,14 +130,17 @@ static __attribute__((noinline)) bb_keytab *grow(bb_keytab *t, uint32_t slot)
     return g;
 }
 
-/* The slot holds a value of a freed key: keep it for its destructor. */
-static __attribute__((noinline)) void adopt_orphan(bb_keytab *t, uint32_t slot)
+/* The slot holds a value of a freed key: keep it for its destructor. Out of
+ * memory, hand it back in *lost, for the caller to destroy at once (outside
+ * the lock: the destructor may set keys itself). */
+static __attribute__((noinline)) void adopt_orphan(bb_keytab *t, uint32_t slot,
+                                                   bb_key_orphan *lost)
 {
     if (!t->slots[slot].value || !t->slots[slot].destructor)
         return;
     bb_key_orphan *o = malloc(sizeof(*o));
     if (!o) {
-        t->slots[slot].destructor(t->slots[slot].value); /* now rather than never */
+        *lost = (bb_key_orphan){NULL, t->slots[slot].destructor, t->slots[slot].value};
         return;
     }
     *o = (bb_key_orphan){t->orphans, t->slots[slot].destructor, t->slots[slot].value};
@@ -145,27 +148,32 @@ static __attribute__((noinline)) void adopt_orphan(bb_keytab *t, uint32_t slot)
 }
 
 /* A slot this key has not set yet in this unit (l held): make room, keep an
- * old key's value for its destructor, claim the slot. */
-static __attribute__((noinline)) int claim_slot(bb_unit *u, bb_key *k, void *value)
+ * old key's value for its destructor, claim the slot. A reader must never
+ * see the new key's generation with an old value, so the value goes in
+ * first and the generation is published after it, and a grown table only
+ * once its slot is filled. */
+static __attribute__((noinline)) int claim_slot(bb_unit *u, bb_key *k, void *value,
+                                                bb_key_orphan *lost)
 {
-    bb_keytab *t = u->keys;
+    bb_keytab *t = u->keys, *grown = NULL;
     if (!t || k->slot >= t->num_slots) {
-        bb_keytab *g = grow(t, k->slot);
-        if (!g)
+        t = grown = grow(t, k->slot);
+        if (!grown)
             return ABT_ERR_MEM;
-        bb_store_release(&u->keys, g);
-        t = g;
     }
     if (t->slots[k->slot].generation != k->generation)
-        adopt_orphan(t, k->slot);
-    bb_store_relaxed(&t->slots[k->slot].generation, k->generation);
+        adopt_orphan(t, k->slot, lost);
     t->slots[k->slot].destructor = k->destructor;
     bb_store_relaxed(&t->slots[k->slot].value, value);
+    bb_store_release(&t->slots[k->slot].generation, k->generation);
+    if (grown)
+        bb_store_release(&u->keys, grown);
     return ABT_SUCCESS;
 }
 
 static int set_value(bb_unit *u, bb_key *k, void *value)
 {
+    bb_key_orphan lost = {0};
     bb_spinlock *lock = table_lock(u);
     bb_spin_lock(lock);
     bb_keytab *t = u->keys;
@@ -173,8 +181,10 @@ static int set_value(bb_unit *u, bb_key *k, void *value)
     if (t && k->slot < t->num_slots && t->slots[k->slot].generation == k->generation)
         bb_store_relaxed(&t->slots[k->slot].value, value); /* set before: just the value */
     else
-        err = claim_slot(u, k, value);
+        err = claim_slot(u, k, value, &lost);
     bb_spin_unlock(lock);
+    if (lost.value)
+        lost.destructor(lost.value); /* no memory to keep it until the unit is freed */
     return err;
 }
 
@@ -182,7 +192,7 @@ static void *get_value(const bb_unit *u, const bb_key *k)
 {
     const bb_keytab *t = bb_load_acquire(&u->keys);
     if (t && k->slot < t->num_slots &&
-        bb_load_relaxed(&t->slots[k->slot].generation) == k->generation)
+        bb_load_acquire(&t->slots[k->slot].generation) == k->generation)
         return bb_load_relaxed(&t->slots[k->slot].value);
     return NULL;
 }

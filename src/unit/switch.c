@@ -108,7 +108,7 @@ static void wait_until_saved(bb_unit *u)
 static __attribute__((noinline)) bool serve_requests(bb_unit *u)
 {
     uint32_t req = bb_load_relaxed(&u->requests);
-    if ((req & BB_REQ_CANCEL) && !(u->flags & BB_UNIT_IN_WAIT)) {
+    if ((req & BB_REQ_CANCEL) && !bb_load_relaxed(&u->in_wait)) {
         bb_unit_terminate(u);
         return false;
     }
@@ -127,13 +127,15 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
 {
     bb_unit *sched_unit = es->current;
 
+    bool is_ult = bb_unit_is_ult(u);
+    if (is_ult)
+        wait_until_saved(u); /* before a request may end it and free its stack */
     if (__builtin_expect(bb_load_relaxed(&u->requests) != 0, 0) && !serve_requests(u))
         return;
     u->xstream = es;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     es->current = u;
-    if (bb_unit_is_ult(u)) {
-        wait_until_saved(u);
+    if (is_ult) {
         u->parent = sched_unit;
         bb_ctx_jump(&sched_unit->ctx, u->ctx, NULL, NULL);
     } else {
@@ -181,16 +183,19 @@ void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target)
     hand_over(self, target, requeue_yielded);
 }
 
-static void prepare_suspend(bb_unit *self, bool counted)
+/* `by_user`: a suspension ABT_thread_resume may end (it is counted as a
+ * blocked unit of its pool); otherwise the runtime itself resumes it. */
+static void prepare_suspend(bb_unit *self, bool by_user)
 {
     self->wait_target = NULL;
-    if (counted)
+    if (by_user)
         bb_unit_count_blocked(self);
     else
         self->blocked_in = NULL;
     bb_store_relaxed(&self->switching, 1u);
     bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
-    bb_store_release(&self->resumable, 1u); /* only now may a resume take it */
+    if (by_user)
+        bb_store_release(&self->resumable, 1u); /* only now may a resume take it */
 }
 
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
@@ -251,12 +256,14 @@ void bb_ult_exit(bb_unit *self)
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that
  * pool may be asleep waiting for its count to reach zero (FINISH): wake it so
  * that it looks again if `u` went elsewhere, or if this was the last blocked
- * unit. The push of `u` may have woken it already, but before the count
- * dropped: it may have found the count not yet zero and gone back to sleep. */
+ * unit and the pool is empty. The push of `u` may have woken it already, but
+ * before the count dropped: it may have run `u`, found the count not yet zero
+ * and gone back to sleep. (A non-empty pool woke somebody with its push.) */
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
 {
     long left = __atomic_sub_fetch(&was->num_blocked, 1, __ATOMIC_ACQ_REL);
-    if ((was != now || left == 0) && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
+    bool may_finish = was != now || (left == 0 && bb_pool_is_empty(was));
+    if (may_finish && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
         bb_pool_wake_one(was);
 }
 

@@ -51,6 +51,7 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->requests = 0;
     u->switching = 0;
     u->resumable = 0;
+    u->in_wait = 0;
     u->wait_target = NULL;
     u->blocked_in = NULL;
     u->migrate_cb = NULL;

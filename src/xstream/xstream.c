@@ -70,7 +70,7 @@ static void run_main_scheds(bb_xstream *es)
         retire_sched(s);
         bb_unit *replacer = es->replacer;
         es->replacer = NULL;
-        (void)bb_unit_resume(replacer); /* into the new scheduler's first pool */
+        bb_unit_make_ready(replacer); /* parked: into the new scheduler's first pool */
     }
 }
 
