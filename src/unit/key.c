@@ -152,7 +152,7 @@ static __attribute__((noinline)) void adopt_orphan(bb_keytab *t, uint32_t slot,
  * see the new key's generation with an old value, so the value goes in
  * first and the generation is published after it, and a grown table only
  * once its slot is filled. */
-static __attribute__((noinline)) int claim_slot(bb_unit *u, bb_key *k, void *value,
+static int claim_slot(bb_unit *u, bb_key *k, void *value,
                                                 bb_key_orphan *lost)
 {
     bb_keytab *t = u->keys, *grown = NULL;
@@ -171,21 +171,28 @@ static __attribute__((noinline)) int claim_slot(bb_unit *u, bb_key *k, void *val
     return ABT_SUCCESS;
 }
 
-static int set_value(bb_unit *u, bb_key *k, void *value)
+/* claim_slot, then release `lock` (held). */
+static __attribute__((noinline)) int claim_slot_and_unlock(bb_unit *u, bb_key *k, void *value,
+                                                           bb_spinlock *lock)
 {
     bb_key_orphan lost = {0};
-    bb_spinlock *lock = table_lock(u);
-    bb_spin_lock(lock);
-    bb_keytab *t = u->keys;
-    int err = ABT_SUCCESS;
-    if (t && k->slot < t->num_slots && t->slots[k->slot].generation == k->generation)
-        bb_store_relaxed(&t->slots[k->slot].value, value); /* set before: just the value */
-    else
-        err = claim_slot(u, k, value, &lost);
+    int err = claim_slot(u, k, value, &lost);
     bb_spin_unlock(lock);
     if (lost.value)
         lost.destructor(lost.value); /* no memory to keep it until the unit is freed */
     return err;
+}
+
+static int set_value(bb_unit *u, bb_key *k, void *value)
+{
+    bb_spinlock *lock = table_lock(u);
+    bb_spin_lock(lock);
+    bb_keytab *t = u->keys;
+    if (!t || k->slot >= t->num_slots || t->slots[k->slot].generation != k->generation)
+        return claim_slot_and_unlock(u, k, value, lock);
+    bb_store_relaxed(&t->slots[k->slot].value, value); /* set before: just the value */
+    bb_spin_unlock(lock);
+    return ABT_SUCCESS;
 }
 
 static void *get_value(const bb_unit *u, const bb_key *k)
