@@ -123,4 +123,10 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
     fprintf(out, "  ABT_MEM_MAX_NUM_DESCS   : %u\n", c->mem_max_descs);
     fprintf(out, "  usable CPUs             : %d\n", c->num_cpus);
+    fprintf(out, "  stack guard pages       : yes, while the kernel's mapping limit allows\n");
+    fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
+    fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
+            BB_IDLE_SPIN_NS / 1000);
+    fprintf(out, "  cancel, migration       : yes, yes\n");
+    fprintf(out, "  stack unwinding, tools  : no, no\n");
 }

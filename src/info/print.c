@@ -1,0 +1,275 @@
+/*
+ * ABT_info_print_*: human-readable dumps of the runtime's objects, one
+ * "label : value" line per field, nested objects indented. The format is
+ * bobbin's own (Argobots does not specify one); the fields are those an
+ * Argobots user looks for.
+ *
+ * Printers read live objects without locks (an ES may be running what is
+ * printed): every value is a snapshot. They work before ABT_init for
+ * objects that exist without it, as in Argobots; only the process-wide ones
+ * (configuration, all ESs) need the runtime up.
+ */
+#include <stdio.h>
+
+#include "bb_attr.h"
+#include "bb_info.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_unit.h"
+#include "bb_xstream.h"
+
+/* ---- names ------------------------------------------------------------------ */
+
+static const char *xstream_state_name(uint32_t state)
+{
+    return state == ABT_XSTREAM_STATE_RUNNING ? "RUNNING" : "TERMINATED";
+}
+
+static const char *thread_state_name(int state)
+{
+    switch (state) {
+    case ABT_THREAD_STATE_READY:
+        return "READY";
+    case ABT_THREAD_STATE_RUNNING:
+        return "RUNNING";
+    case ABT_THREAD_STATE_BLOCKED:
+        return "BLOCKED";
+    default:
+        return "TERMINATED";
+    }
+}
+
+static const char *sched_kind_name(int kind)
+{
+    switch (kind) {
+    case ABT_SCHED_DEFAULT:
+        return "DEFAULT";
+    case ABT_SCHED_BASIC:
+        return "BASIC";
+    case ABT_SCHED_PRIO:
+        return "PRIO";
+    case ABT_SCHED_RANDWS:
+        return "RANDWS";
+    case ABT_SCHED_BASIC_WAIT:
+        return "BASIC_WAIT";
+    default:
+        return "USER";
+    }
+}
+
+static const char *sched_use_name(int used)
+{
+    switch (used) {
+    case BB_SCHED_MAIN:
+        return "MAIN";
+    case BB_SCHED_IN_POOL:
+        return "IN_POOL";
+    default:
+        return "NOT_USED";
+    }
+}
+
+static const char *access_name(int access)
+{
+    switch (access) {
+    case ABT_POOL_ACCESS_PRIV:
+        return "PRIV";
+    case ABT_POOL_ACCESS_SPSC:
+        return "SPSC";
+    case ABT_POOL_ACCESS_MPSC:
+        return "MPSC";
+    case ABT_POOL_ACCESS_SPMC:
+        return "SPMC";
+    case ABT_POOL_ACCESS_MPMC:
+        return "MPMC";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+static const char *yes_no(bool b)
+{
+    return b ? "yes" : "no";
+}
+
+/* ---- objects ------------------------------------------------------------------ */
+
+void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent)
+{
+    fprintf(fp, "%*sxstream %p:\n", indent, "", (void *)es);
+    indent += 2;
+    fprintf(fp, "%*srank        : %d\n", indent, "", bb_load_relaxed(&es->rank));
+    fprintf(fp, "%*stype        : %s\n", indent, "", es->is_primary ? "PRIMARY" : "SECONDARY");
+    fprintf(fp, "%*sstate       : %s\n", indent, "",
+            xstream_state_name(bb_load_relaxed(&es->state)));
+    fprintf(fp, "%*srunning     : %p\n", indent, "", (void *)bb_load_relaxed(&es->current));
+    fprintf(fp, "%*smain sched  : %p\n", indent, "", (void *)es->main_sched);
+    fprintf(fp, "%*scpu         : %d\n", indent, "", es->cpuid);
+}
+
+static void print_pool(FILE *fp, bb_pool *p, int indent)
+{
+    bool can_size = bb_pool_can(p, BB_POOL_CAN_SIZE);
+    fprintf(fp, "%*spool %p:\n", indent, "", (void *)p);
+    indent += 2;
+    fprintf(fp, "%*sid          : %llu\n", indent, "", (unsigned long long)p->id);
+    fprintf(fp, "%*skind        : %s\n", indent, "", p->user ? "USER" : "BUILTIN");
+    fprintf(fp, "%*saccess      : %s\n", indent, "", access_name(p->access));
+    fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(p->automatic));
+    fprintf(fp, "%*sschedulers  : %ld\n", indent, "", (long)bb_load_relaxed(&p->num_scheds));
+    fprintf(fp, "%*sempty       : %s\n", indent, "", yes_no(bb_pool_is_empty(p)));
+    fprintf(fp, "%*ssize        : %zu%s\n", indent, "", can_size ? p->ops->size(p) : 0,
+            can_size ? "" : " (the pool cannot tell)");
+    fprintf(fp, "%*sblocked     : %ld\n", indent, "", (long)bb_load_relaxed(&p->num_blocked));
+    fprintf(fp, "%*sdata        : %p\n", indent, "", p->data);
+}
+
+static void print_sched(FILE *fp, bb_sched *s, int indent)
+{
+    fprintf(fp, "%*ssched %p:\n", indent, "", (void *)s);
+    indent += 2;
+    fprintf(fp, "%*skind        : %s\n", indent, "", sched_kind_name(s->kind));
+    fprintf(fp, "%*sused        : %s\n", indent, "",
+            sched_use_name(__atomic_load_n(&s->used, __ATOMIC_RELAXED)));
+    fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(s->automatic));
+    fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&s->request));
+    fprintf(fp, "%*sevent freq  : %d\n", indent, "", s->event_freq);
+    fprintf(fp, "%*sthread      : %p\n", indent, "", (void *)s->unit);
+    fprintf(fp, "%*sdata        : %p\n", indent, "", s->data);
+    fprintf(fp, "%*spools       : %d\n", indent, "", s->num_pools);
+    for (int i = 0; i < s->num_pools; i++)
+        print_pool(fp, s->pools[i], indent + 2);
+}
+
+void bb_info_print_unit_header(FILE *fp, bb_unit *u, int indent)
+{
+    fprintf(fp, "%*s%s %p (id %llu):\n", indent, "", bb_unit_is_ult(u) ? "ULT" : "tasklet",
+            (void *)u, (unsigned long long)bb_unit_get_id(u));
+}
+
+static const char *unit_type_name(const bb_unit *u)
+{
+    if (u->flags & BB_UNIT_PRIMARY)
+        return "PRIMARY";
+    if (u->flags & BB_UNIT_SCHED)
+        return "SCHED";
+    return "USER";
+}
+
+static void print_unit(FILE *fp, bb_unit *u, int indent)
+{
+    bb_info_print_unit_header(fp, u, indent);
+    indent += 2;
+    bb_xstream *es = u->xstream;
+    fprintf(fp, "%*stype        : %s\n", indent, "", unit_type_name(u));
+    fprintf(fp, "%*syieldable   : %s\n", indent, "", yes_no(bb_unit_is_ult(u)));
+    fprintf(fp, "%*sstate       : %s\n", indent, "", thread_state_name(bb_unit_state(u)));
+    fprintf(fp, "%*slast xstream: %p (rank %d)\n", indent, "", (void *)es,
+            es ? bb_load_relaxed(&es->rank) : -1);
+    fprintf(fp, "%*spool        : %p\n", indent, "", (void *)u->pool);
+    fprintf(fp, "%*sfunction    : %p\n", indent, "", (void *)(uintptr_t)u->func);
+    fprintf(fp, "%*sargument    : %p\n", indent, "", u->arg);
+    fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(u->flags & BB_UNIT_NAMED));
+    fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(u->flags & BB_UNIT_MIGRATABLE));
+    fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&u->requests));
+    fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)u->keys);
+    if (bb_unit_is_ult(u))
+        fprintf(fp, "%*sstack       : %p, %zu bytes\n", indent, "", u->stack, u->stacksize);
+}
+
+/* ---- public API ------------------------------------------------------------------ */
+
+int ABT_info_print_config(FILE *fp)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    bb_config_print(&bb_rt.config, fp);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
+
+int ABT_info_print_all_xstreams(FILE *fp)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    pthread_mutex_lock(&bb_rt.lock); /* no ES comes or goes meanwhile */
+    fprintf(fp, "execution streams: %d\n", bb_rt.num_xstreams);
+    for (int rank = 0; rank < bb_rt.xstreams_cap; rank++)
+        if (bb_rt.xstreams[rank])
+            bb_info_print_xstream(fp, bb_rt.xstreams[rank], 2);
+    pthread_mutex_unlock(&bb_rt.lock);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
+
+int ABT_info_print_xstream(FILE *fp, ABT_xstream xstream)
+{
+    if (xstream == ABT_XSTREAM_NULL)
+        return ABT_ERR_INV_XSTREAM;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    bb_info_print_xstream(fp, bb_xstream_of(xstream), 0);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
+
+int ABT_info_print_sched(FILE *fp, ABT_sched sched)
+{
+    if (sched == ABT_SCHED_NULL)
+        return ABT_ERR_INV_SCHED;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    print_sched(fp, bb_sched_of(sched), 0);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
+
+int ABT_info_print_pool(FILE *fp, ABT_pool pool)
+{
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    print_pool(fp, bb_pool_of(pool), 0);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
+
+static int print_unit_handle(FILE *fp, ABT_thread handle, int null_error)
+{
+    if (handle == ABT_THREAD_NULL)
+        return null_error;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    print_unit(fp, bb_unit_of(handle), 0);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
+
+int ABT_info_print_thread(FILE *fp, ABT_thread thread)
+{
+    return print_unit_handle(fp, thread, ABT_ERR_INV_THREAD);
+}
+
+int ABT_info_print_task(FILE *fp, ABT_task task)
+{
+    return print_unit_handle(fp, (ABT_thread)(void *)task, ABT_ERR_INV_TASK);
+}
+
+int ABT_info_print_thread_attr(FILE *fp, ABT_thread_attr attr)
+{
+    if (attr == ABT_THREAD_ATTR_NULL)
+        return ABT_ERR_INV_THREAD_ATTR;
+    if (!fp)
+        return ABT_ERR_INV_ARG;
+    bb_attr *a = bb_attr_of(attr);
+    fprintf(fp, "thread attr %p: stack %p, stack size %zu, migratable %s, migration callback argument %p\n",
+            (void *)a, a->stack, a->stacksize, yes_no(a->migratable), a->migrate_cb_arg);
+    fflush(fp);
+    return ABT_SUCCESS;
+}
