@@ -14,4 +14,9 @@ void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent);
 /* One line naming a work unit: kind, address, ID (assigning one if needed). */
 void bb_info_print_unit_header(FILE *fp, bb_unit *u, int indent);
 
+/* ABT_info_trigger_print_all_thread_stacks (src/info/dump.c): whether a dump
+ * waits for the schedulers, and a main scheduler's stop for it. */
+bool bb_info_dump_requested(void);
+void bb_info_dump_rendezvous(bb_sched *s);
+
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "bb_caller.h"
+#include "bb_info.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
@@ -168,6 +169,8 @@ bool bb_sched_has_to_stop(bb_sched *s)
  * there. */
 void bb_sched_check_events(bb_sched *s)
 {
+    if (__builtin_expect(bb_info_dump_requested(), 0))
+        bb_info_dump_rendezvous(s); /* ABT_info_trigger_print_all_thread_stacks */
     if (s->used != BB_SCHED_IN_POOL || !s->unit)
         return;
     bb_xstream *es = bb_self_xstream();

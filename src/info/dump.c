@@ -1,0 +1,177 @@
+/*
+ * ABT_info_trigger_print_all_thread_stacks: dump the stacks of every ULT
+ * waiting in a pool of any ES, on request from anywhere, a signal handler
+ * included.
+ *
+ * The trigger only arms a request (atomics on static data: signal-safe).
+ * The work happens in the schedulers, at their next event check: the first
+ * main scheduler to see the request leads. It wakes the ESs that sleep,
+ * waits until every ES has stopped in its own event check (or until the
+ * timeout), prints, calls the user's callback, and lets them go. Stopping
+ * the ESs keeps the pools still while they are printed; after a timeout the
+ * ESs that did not stop keep running, and the dump reads their pools anyway
+ * (the pools' walks take their locks).
+ *
+ * States: IDLE -> ARMING (the trigger fills the request) -> PENDING -> DUMPING
+ * (a leader took it) -> DONE (printed: the followers go) -> IDLE (they have
+ * all gone; a new request may come).
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "bb_info.h"
+#include "bb_pool.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_time.h"
+
+enum { IDLE, ARMING, PENDING, DUMPING, DONE };
+
+static struct {
+    uint32_t state;     /* atomic */
+    uint32_t stopped;   /* followers waiting in their event check; atomic */
+    FILE *fp;
+    double timeout;     /* seconds; negative: wait for every ES */
+    void (*cb)(ABT_bool, void *);
+    void *arg;
+} request;
+
+int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
+                                             void (*cb_func)(ABT_bool, void *), void *arg)
+{
+    uint32_t idle = IDLE;
+    if (!__atomic_compare_exchange_n(&request.state, &idle, (uint32_t)ARMING, false,
+                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return ABT_SUCCESS; /* one is under way already: it will print */
+    request.fp = fp;
+    request.timeout = timeout;
+    request.cb = cb_func;
+    request.arg = arg;
+    bb_store_release(&request.state, (uint32_t)PENDING);
+    return ABT_SUCCESS;
+}
+
+/* ---- the leader ----------------------------------------------------------------- */
+
+static void print_time(FILE *fp, const char *what)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char text[64];
+    localtime_r(&now, &tm);
+    strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(fp, "=== %s of the stack dump of all ULTs in pools: %s ===\n", what, text);
+}
+
+static bool printed_before(bb_xstream *es_upto, int rank_upto, int pool_index, bb_pool *p)
+{
+    for (int r = 0; r <= rank_upto; r++) {
+        bb_xstream *es = bb_rt.xstreams[r];
+        if (!es || !es->main_sched)
+            continue;
+        int n = es == es_upto ? pool_index : es->main_sched->num_pools;
+        for (int i = 0; i < n; i++)
+            if (es->main_sched->pools[i] == p)
+                return true;
+    }
+    return false;
+}
+
+static void print_dump(FILE *fp)
+{
+    print_time(fp, "start");
+    for (int r = 0; r < bb_rt.xstreams_cap; r++) {
+        bb_xstream *es = bb_rt.xstreams[r];
+        if (!es)
+            continue;
+        bb_sched *s = es->main_sched;
+        fprintf(fp, "xstream %d (%p): main sched %p\n", r, (void *)es, (void *)s);
+        for (int i = 0; s && i < s->num_pools; i++)
+            fprintf(fp, "  pool %d: %p\n", i, (void *)s->pools[i]);
+    }
+    for (int r = 0; r < bb_rt.xstreams_cap; r++) {
+        bb_xstream *es = bb_rt.xstreams[r];
+        if (!es || !es->main_sched)
+            continue;
+        for (int i = 0; i < es->main_sched->num_pools; i++) {
+            bb_pool *p = es->main_sched->pools[i];
+            if (printed_before(es, r, i, p))
+                continue; /* a pool shared by several ESs is printed once */
+            int err = ABT_info_print_thread_stacks_in_pool(fp, bb_pool_handle(p));
+            if (err != ABT_SUCCESS)
+                fprintf(fp, "pool %p: cannot print its units (error %d)\n", (void *)p, err);
+        }
+    }
+    print_time(fp, "end");
+    fflush(fp);
+}
+
+/* Every other ES's main scheduler: ring it, in case it sleeps. */
+static void wake_all(bb_xstream *self)
+{
+    for (int r = 0; r < bb_rt.xstreams_cap; r++) {
+        bb_xstream *es = bb_rt.xstreams[r];
+        if (es && es != self && es->main_sched)
+            bb_bell_ring(&es->main_sched->bell);
+    }
+}
+
+/* With the ES table locked; returns whether it gave up waiting. */
+static bool wait_for_followers(void)
+{
+    double deadline = bb_wtime() + request.timeout;
+    while (bb_load_acquire(&request.stopped) + 1 < (uint32_t)bb_rt.num_xstreams) {
+        if (request.timeout >= 0 && bb_wtime() >= deadline)
+            return true;
+        pthread_mutex_unlock(&bb_rt.lock); /* ESs may be joining or leaving */
+        sched_yield();
+        pthread_mutex_lock(&bb_rt.lock);
+    }
+    return false;
+}
+
+static void lead(bb_xstream *self)
+{
+    FILE *fp = request.fp;
+    pthread_mutex_lock(&bb_rt.lock);
+    wake_all(self);
+    bool forced = wait_for_followers();
+    if (forced)
+        fprintf(fp, "bobbin: stack dump: only %u of %d execution streams stopped in %.3f s\n",
+                bb_load_relaxed(&request.stopped) + 1, bb_rt.num_xstreams, request.timeout);
+    print_dump(fp);
+    pthread_mutex_unlock(&bb_rt.lock);
+    if (request.cb)
+        request.cb(forced ? ABT_TRUE : ABT_FALSE, request.arg);
+    bb_store_release(&request.state, (uint32_t)DONE);
+}
+
+/* ---- every main scheduler, at its event check ---------------------------------------- */
+
+void bb_info_dump_rendezvous(bb_sched *s)
+{
+    if (s->used != BB_SCHED_MAIN)
+        return; /* one stop per ES: its main scheduler's */
+    uint32_t pending = PENDING;
+    if (__atomic_compare_exchange_n(&request.state, &pending, (uint32_t)DUMPING, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        lead(bb_self_xstream());
+        while (bb_load_acquire(&request.stopped))
+            sched_yield(); /* followers are leaving */
+        bb_store_release(&request.state, (uint32_t)IDLE);
+        return;
+    }
+    if (pending != DUMPING)
+        return;
+    bb_fetch_add_acq_rel(&request.stopped, 1u);
+    while (bb_load_acquire(&request.state) == DUMPING)
+        sched_yield();
+    bb_fetch_add_acq_rel(&request.stopped, (uint32_t)-1);
+}
+
+bool bb_info_dump_requested(void)
+{
+    uint32_t state = bb_load_relaxed(&request.state);
+    return state == PENDING || state == DUMPING;
+}
