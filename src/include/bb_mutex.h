@@ -31,6 +31,7 @@ typedef struct bb_mutex {
     uint32_t recursive; /* second word: ABT_RECURSIVE_MUTEX_INITIALIZER sets it */
     uint32_t nesting;   /* locks beyond the first by a recursive owner; owner only */
     bb_spinlock lock;   /* guards `waiters` and the WAITERS flag's setting */
+    uint32_t holding;   /* waiters that hold an ES while they sleep; under lock */
     bb_waitq waiters;
 } bb_mutex;
 

@@ -107,6 +107,10 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
 /* Same without a deadline, but always asleep in the kernel, holding the ES. */
 void bb_wait_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n);
 
+/* Whether the caller, if it waits, sleeps in the kernel while it holds an
+ * ES (a tasklet or a scheduler), so that nothing else runs there. */
+bool bb_wait_holds_es(void);
+
 /* A tasklet must run to completion: the blocking calls that Argobots refuses
  * to tasklets (cond_wait, rwlock, barrier, future and eventual waits) check
  * this and return their object's error code. */

@@ -14,6 +14,12 @@
  * waiter may need an ES that a tasklet holds while it sleeps waiting for the
  * same mutex. So bobbin barges, as Argobots does.
  *
+ * Waking one waiter per unlock is not always enough: a tasklet (or a
+ * scheduler) waits asleep in the kernel and holds its ES meanwhile, so a
+ * woken ULT of that ES cannot run to take the mutex and wake the next one.
+ * While such a waiter is queued, an unlock wakes every waiter, as Argobots
+ * always does; the ones that can run compete, and the sleeper is among them.
+ *
  * The rule that no waiter is forgotten: while the queue is not empty, the
  * owner word has WAITERS set, even when the mutex is free (owner word ==
  * WAITERS). So the unit that takes a free mutex next keeps the flag, and its
@@ -79,8 +85,15 @@ static void take_or_wait(bb_mutex *m, uintptr_t token)
             }
         } else if ((owner & BB_MUTEX_WAITERS) ||
                    bb_cas_acq_rel(&m->owner, &owner, owner | BB_MUTEX_WAITERS)) {
+            bool holds_es = bb_wait_holds_es();
+            m->holding += holds_es;
             bb_wait_node node = {0};
             bb_wait(&m->lock, &m->waiters, &node, NULL); /* releases m->lock */
+            if (holds_es) {
+                bb_spin_lock(&m->lock);
+                m->holding--;
+                bb_spin_unlock(&m->lock);
+            }
             continue;
         }
         bb_spin_unlock(&m->lock); /* the owner word moved under us: look again */
@@ -157,10 +170,17 @@ int ABT_mutex_spinlock(ABT_mutex mutex)
 
 /* ---- unlock --------------------------------------------------------------------- */
 
-/* Free the mutex and wake its first waiter, if any. */
+/* Free the mutex and wake its first waiter, or all of them (see above). */
 static void release_and_wake(bb_mutex *m)
 {
     bb_spin_lock(&m->lock);
+    if (m->holding) {
+        bb_wait_node *all = bb_waitq_claim_all(&m->waiters);
+        bb_store_release(&m->owner, (uintptr_t)0);
+        bb_spin_unlock(&m->lock);
+        bb_wait_wake_list(all);
+        return;
+    }
     bb_wait_node *n = bb_waitq_pop(&m->waiters);
     bb_store_release(&m->owner, bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS);
     uintptr_t w = n ? bb_wait_claim(n) : 0;

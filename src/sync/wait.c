@@ -158,7 +158,7 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
         deadline = &d;
     }
     bb_unit *self = bb_self_unit();
-    if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED))
+    if (!self || bb_wait_holds_es())
         return sleep_in_kernel(lock, q, n, deadline);
     /* A ULT cancelled meanwhile must still finish its wait: its node, or its
      * alarm, is on its stack and in the object's or the alarm thread's hands. */
@@ -168,6 +168,12 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
                      : block_ult(self, lock, q, n, deadline);
     bb_store_relaxed(&self->in_wait, 0u);
     return status;
+}
+
+bool bb_wait_holds_es(void)
+{
+    bb_unit *self = bb_self_unit();
+    return self && (!bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED));
 }
 
 bool bb_caller_is_tasklet(void)
