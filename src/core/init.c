@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "bb_mem.h"
+#include "bb_overflow.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
@@ -67,6 +68,8 @@ static int bring_up(void)
     bb_rt.primary_xstream = es;
     attach_primary_ult(es, primary);
     bb_xstream_apply_binding(es); /* needs bb_tls_xstream: binds this thread */
+    bb_overflow_install();
+    bb_overflow_thread_enter();
     if (bb_rt.config.print_config)
         bb_config_print(&bb_rt.config, stdout);
     bb_store_release(&bb_rt.up, 1u);
@@ -107,6 +110,8 @@ static void tear_down(void)
     bb_alarm_shutdown();
     bb_store_release(&bb_rt.up, 0u);
     bb_tls_xstream = NULL;
+    bb_overflow_thread_leave();
+    bb_overflow_uninstall();
     bb_unit_release(primary);
     bb_xstream_restore_primary_binding();
     release_globals();

@@ -15,6 +15,7 @@
 
 #include "bb_caller.h"
 #include "bb_ctx.h"
+#include "bb_overflow.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
@@ -81,7 +82,9 @@ static void *secondary_main(void *arg)
     es->current = es->sched_unit;
     es->sched_unit->xstream = es;
     bb_xstream_apply_binding(es);
+    bb_overflow_thread_enter();
     run_main_scheds(es);
+    bb_overflow_thread_leave();
     bb_tls_xstream = NULL;
     bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
     return NULL;

@@ -1,0 +1,142 @@
+/* Stack overflow diagnostics: see bb_overflow.h. */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bb_overflow.h"
+#include "bb_unit.h"
+#include "bb_xstream.h"
+
+enum { ALTSTACK_SIZE = 64 * 1024 };
+
+static struct sigaction previous;
+static bool installed;
+static __thread void *own_altstack; /* set if bobbin gave this thread its altstack */
+
+/* ---- async-signal-safe output --------------------------------------------------------- */
+
+static void put(const char *s)
+{
+    ssize_t unused = write(STDERR_FILENO, s, strlen(s));
+    (void)unused;
+}
+
+static void put_number(uint64_t v, unsigned base)
+{
+    char text[24];
+    int i = (int)sizeof(text) - 1;
+    text[i] = '\0';
+    do {
+        text[--i] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v && i > 0);
+    if (base == 16)
+        put("0x");
+    put(text + i);
+}
+
+/* ---- the handler ------------------------------------------------------------------ */
+
+static bool hits_guard(const bb_unit *u, const char *addr)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    const char *low = u->stack;
+    return (u->flags & BB_UNIT_GUARDED_STACK) && low && addr >= low - page && addr < low;
+}
+
+static void report(bb_unit *u)
+{
+    put("bobbin: stack overflow in ULT ");
+    put_number(bb_unit_get_id(u), 10);
+    put(" (function ");
+    put_number((uintptr_t)u->func, 16);
+    Dl_info info; /* best effort: the loader's lock may be held */
+    if (u->func && dladdr((void *)(uintptr_t)u->func, &info) && info.dli_sname) {
+        put(" ");
+        put(info.dli_sname);
+    }
+    put(", stack ");
+    put_number((uintptr_t)u->stack, 16);
+    put(", ");
+    put_number(u->stacksize, 10);
+    put(" bytes): it ran into its guard page; aborting\n");
+}
+
+static void pass_on(int sig, siginfo_t *info, void *uctx)
+{
+    if (previous.sa_flags & SA_SIGINFO) {
+        if (previous.sa_sigaction) {
+            previous.sa_sigaction(sig, info, uctx);
+            return;
+        }
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+        previous.sa_handler(sig);
+        return;
+    }
+    /* Default action: restore it; the faulting instruction runs again and
+     * the kernel kills the process with the usual core dump. */
+    signal(sig, SIG_DFL);
+}
+
+static void on_fault(int sig, siginfo_t *info, void *uctx)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *u = es ? es->current : NULL;
+    if (u && hits_guard(u, info->si_addr)) {
+        report(u);
+        signal(SIGABRT, SIG_DFL);
+        abort();
+    }
+    pass_on(sig, info, uctx);
+}
+
+/* ---- set-up ------------------------------------------------------------------------ */
+
+void bb_overflow_install(void)
+{
+    struct sigaction ours;
+    memset(&ours, 0, sizeof(ours));
+    ours.sa_sigaction = on_fault;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&ours.sa_mask);
+    installed = sigaction(SIGSEGV, &ours, &previous) == 0;
+}
+
+void bb_overflow_uninstall(void)
+{
+    struct sigaction current;
+    if (!installed || sigaction(SIGSEGV, NULL, &current) != 0)
+        return;
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_fault)
+        sigaction(SIGSEGV, &previous, NULL); /* unless somebody replaced ours */
+    installed = false;
+}
+
+void bb_overflow_thread_enter(void)
+{
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE))
+        return; /* the program gave this thread one: keep it */
+    void *mem = malloc(ALTSTACK_SIZE);
+    if (!mem)
+        return; /* no diagnostics on this thread, nothing worse */
+    stack_t alt = {.ss_sp = mem, .ss_size = ALTSTACK_SIZE, .ss_flags = 0};
+    if (sigaltstack(&alt, NULL) != 0) {
+        free(mem);
+        return;
+    }
+    own_altstack = mem;
+}
+
+void bb_overflow_thread_leave(void)
+{
+    if (!own_altstack)
+        return;
+    stack_t off = {.ss_flags = SS_DISABLE};
+    sigaltstack(&off, NULL);
+    free(own_altstack);
+    own_altstack = NULL;
+}

@@ -1,0 +1,103 @@
+/* A ULT that overflows its stack runs into the guard page below it; the
+ * process then prints which ULT it was (its ID and its function) and
+ * aborts, instead of corrupting memory. Done in a child process, whose
+ * standard error the test reads. Also: a fault elsewhere (not a guard
+ * page) still gets the program's own SIGSEGV handler. */
+#include "bb_test.h"
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static volatile char sink;
+static volatile int limit = 1 << 30; /* never reached: the stack is 16 KiB */
+
+static int recurse(int depth)
+{
+    volatile char frame[512];
+    frame[0] = (char)depth;
+    sink = frame[0];
+    if (depth == limit)
+        return 0;
+    return recurse(depth + 1) + frame[0]; /* not a tail call */
+}
+
+static void overflow_me(void *arg)
+{
+    (void)arg;
+    ABT_unit_id id;
+    ABT_self_get_thread_id(&id);
+    fprintf(stderr, "victim %llu\n", (unsigned long long)id);
+    recurse(0);
+}
+
+/* In the child: overflow a ULT on a secondary ES. Never returns. */
+static void child_overflow(void)
+{
+    ABT_init(0, NULL);
+    ABT_xstream es;
+    ABT_pool pool;
+    ABT_xstream_create(ABT_SCHED_NULL, &es);
+    ABT_xstream_get_main_pools(es, 1, &pool);
+    ABT_thread t;
+    ABT_thread_create(pool, overflow_me, NULL, ABT_THREAD_ATTR_NULL, &t);
+    ABT_thread_join(t);
+    _exit(0); /* not reached */
+}
+
+static void own_handler(int sig)
+{
+    (void)sig;
+    _exit(42);
+}
+
+/* In the child: a wild pointer in a ULT goes to the program's handler. */
+static void child_wild_pointer(void)
+{
+    signal(SIGSEGV, own_handler);
+    ABT_init(0, NULL);
+    volatile int *volatile wild = (int *)(uintptr_t)16;
+    *wild = 1;
+    _exit(0);
+}
+
+static int run_child(void (*fn)(void), char *err, size_t len)
+{
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        fn();
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < len && (n = read(fds[0], err + got, len - 1 - got)) > 0)
+        got += (size_t)n;
+    err[got] = '\0';
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(30);
+    char err[4096];
+    int status = run_child(child_overflow, err, sizeof(err));
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    unsigned long long id;
+    CHECK_EQ(sscanf(err, "victim %llu", &id), 1);
+    char expect[128];
+    snprintf(expect, sizeof(expect), "stack overflow in ULT %llu (function %p", id,
+             (void *)(uintptr_t)overflow_me);
+    if (!strstr(err, expect))
+        BB_FAIL_AT("the report does not name the ULT (%s): %s", expect, err);
+
+    status = run_child(child_wild_pointer, err, sizeof(err));
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);
+    CHECK(strstr(err, "stack overflow") == NULL);
+    BB_TEST_END();
+}
