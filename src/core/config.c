@@ -57,6 +57,16 @@ static bool read_bool(const char *name, bool def)
     return def;
 }
 
+static int read_stack_guard(void)
+{
+    const char *s = lookup("STACK_OVERFLOW_CHECK");
+    if (!s || strcasecmp(s, "mprotect") == 0)
+        return BB_STACK_GUARD_BEST;
+    if (strcasecmp(s, "mprotect_strict") == 0)
+        return BB_STACK_GUARD_STRICT;
+    return BB_STACK_GUARD_NONE;
+}
+
 static size_t round_up(size_t v, size_t to)
 {
     return (v + to - 1) / to * to;
@@ -101,6 +111,7 @@ void bb_config_read_env(bb_config_t *c)
     c->mem_max_descs = (uint32_t)read_number("MEM_MAX_NUM_DESCS", BB_DEFAULT_MEM_MAX_NUM_DESCS,
                                              2, 1u << 24);
     c->print_config = read_bool("PRINT_CONFIG", false);
+    c->stack_guard = read_stack_guard();
     read_cpus(c);
 }
 
@@ -123,7 +134,11 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
     fprintf(out, "  ABT_MEM_MAX_NUM_DESCS   : %u\n", c->mem_max_descs);
     fprintf(out, "  usable CPUs             : %d\n", c->num_cpus);
-    fprintf(out, "  stack guard pages       : yes, while the kernel's mapping limit allows\n");
+    static const char *const guards[] = {
+        [BB_STACK_GUARD_NONE] = "none",
+        [BB_STACK_GUARD_BEST] = "mprotect (while the kernel's mapping limit allows)",
+        [BB_STACK_GUARD_STRICT] = "mprotect_strict (every stack, or creation fails)"};
+    fprintf(out, "  ABT_STACK_OVERFLOW_CHECK: %s\n", guards[c->stack_guard]);
     fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
     fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
             BB_IDLE_SPIN_NS / 1000);

@@ -13,6 +13,14 @@
 #include "bb_atomic.h"
 #include "bb_xstream.h"
 
+/* Guard pages below ULT stacks, in the terms of ABT_STACK_OVERFLOW_CHECK
+ * (the values are those of ABT_INFO_QUERY_KIND_ENABLED_STACK_OVERFLOW_CHECK). */
+enum bb_stack_guard {
+    BB_STACK_GUARD_NONE = 0,   /* any other value of the variable */
+    BB_STACK_GUARD_BEST = 2,   /* "mprotect", the default: while the mapping budget lasts */
+    BB_STACK_GUARD_STRICT = 3  /* "mprotect_strict": a stack without a guard is an error */
+};
+
 typedef struct {
     size_t thread_stacksize;   /* ABT_THREAD_STACKSIZE */
     size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
@@ -21,6 +29,7 @@ typedef struct {
     uint32_t mem_max_stacks;   /* ABT_MEM_MAX_NUM_STACKS */
     uint32_t mem_max_descs;    /* ABT_MEM_MAX_NUM_DESCS */
     bool print_config;         /* ABT_PRINT_CONFIG */
+    int stack_guard;           /* ABT_STACK_OVERFLOW_CHECK: a bb_stack_guard */
     int num_cpus;              /* CPUs this process may run on */
     int *cpus;                 /* their ids, in order */
 } bb_config_t;

@@ -14,9 +14,6 @@ static void put_bool(void *val, bool b)
     *(ABT_bool *)val = b ? ABT_TRUE : ABT_FALSE;
 }
 
-/* Guard pages below ULT stacks, given up when the mappings budget is used
- * (see bb_config.h): Argobots' "mprotect, failures ignored". */
-enum { STACK_OVERFLOW_CHECK_MPROTECT = 2 };
 /* Waiters that cannot switch sleep in the kernel instead of spinning. */
 enum { WAIT_POLICY_PASSIVE = 0 };
 /* Argobots' ABT_SCHED_SLEEP_NSEC default; bobbin's idle schedulers do not
@@ -86,7 +83,7 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         *(uint64_t *)val = SCHED_SLEEP_NSEC;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_OVERFLOW_CHECK:
-        *(int *)val = STACK_OVERFLOW_CHECK_MPROTECT;
+        *(int *)val = c->stack_guard; /* ABT_STACK_OVERFLOW_CHECK */
         return ABT_SUCCESS;
     default: /* ABT_INFO_QUERY_KIND_WAIT_POLICY */
         *(int *)val = WAIT_POLICY_PASSIVE;

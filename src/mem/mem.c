@@ -79,6 +79,8 @@ static size_t round_to_page(size_t size)
 
 static bool reserve_guard(void)
 {
+    if (bb_rt.config.stack_guard == BB_STACK_GUARD_NONE)
+        return false;
     if (bb_fetch_add_relaxed(&depot.num_guarded, 1) < depot.max_guarded)
         return true;
     bb_fetch_add_relaxed(&depot.num_guarded, -1);
@@ -88,6 +90,9 @@ static bool reserve_guard(void)
 static int map_stack(size_t size, void **stack, uint32_t *flags)
 {
     bool guarded = reserve_guard();
+    bool strict = bb_rt.config.stack_guard == BB_STACK_GUARD_STRICT;
+    if (strict && !guarded)
+        return ABT_ERR_SYS; /* the mapping budget for guards is used up */
     size_t guard = guarded ? depot.page_size : 0;
     size_t len = round_to_page(size) + guard;
     char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -98,9 +103,12 @@ static int map_stack(size_t size, void **stack, uint32_t *flags)
         return ABT_ERR_MEM;
     }
     if (guarded && mprotect(map, guard, PROT_NONE) != 0) {
-        /* No guard after all: keep the page as part of the mapping. */
         bb_fetch_add_relaxed(&depot.num_guarded, -1);
-        guarded = false;
+        if (strict) {
+            munmap(map, len);
+            return ABT_ERR_SYS;
+        }
+        guarded = false; /* no guard after all: the page stays part of the mapping */
     }
     *stack = map + guard;
     *flags = guarded ? BB_UNIT_GUARDED_STACK : 0;
