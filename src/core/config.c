@@ -112,6 +112,7 @@ void bb_config_read_env(bb_config_t *c)
                                              2, 1u << 24);
     c->print_config = read_bool("PRINT_CONFIG", false);
     c->stack_guard = read_stack_guard();
+    c->print_raw_stack = read_bool("PRINT_RAW_STACK", true);
     read_cpus(c);
 }
 

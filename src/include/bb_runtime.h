@@ -24,12 +24,13 @@ enum bb_stack_guard {
 typedef struct {
     size_t thread_stacksize;   /* ABT_THREAD_STACKSIZE */
     size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
-    int max_xstreams;          /* ABT_MAX_NUM_XSTREAMS */
+    int max_xstreams;          /* ABT_MAX_NUM_XSTREAMS, raised by higher ranks; atomic */
     bool set_affinity;         /* ABT_SET_AFFINITY */
     uint32_t mem_max_stacks;   /* ABT_MEM_MAX_NUM_STACKS */
     uint32_t mem_max_descs;    /* ABT_MEM_MAX_NUM_DESCS */
     bool print_config;         /* ABT_PRINT_CONFIG */
     int stack_guard;           /* ABT_STACK_OVERFLOW_CHECK: a bb_stack_guard */
+    bool print_raw_stack;      /* ABT_PRINT_RAW_STACK: stack dumps include a hex dump */
     int num_cpus;              /* CPUs this process may run on */
     int *cpus;                 /* their ids, in order */
 } bb_config_t;

@@ -68,7 +68,7 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         put_bool(val, strcmp(BB_CONTEXT_NAME, "ucontext") != 0);
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_MAX_NUM_XSTREAMS:
-        *(unsigned int *)val = (unsigned int)c->max_xstreams;
+        *(unsigned int *)val = (unsigned int)bb_load_relaxed(&c->max_xstreams);
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_DEFAULT_THREAD_STACKSIZE:
         *(size_t *)val = c->thread_stacksize;

@@ -6,13 +6,11 @@
  * and a hex dump of the stack's used part, as Argobots does without
  * libunwind. The dump starts at the saved stack pointer when the ULT is not
  * running (everything below it is free), else at the stack's lowest
- * address; runs of zero lines collapse into one "*". Set
- * ABT_PRINT_RAW_STACK=0 to leave the dump out.
+ * address; runs of zero lines collapse into one "*". ABT_PRINT_RAW_STACK=0
+ * (read at ABT_init) leaves the dump out.
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "bb_info.h"
 #include "bb_pool.h"
@@ -20,13 +18,10 @@
 
 enum { LINE_BYTES = 32 };
 
+/* Before ABT_init (printing works then too), Argobots' default: dump. */
 static bool raw_dump_wanted(void)
 {
-    const char *v = getenv("ABT_PRINT_RAW_STACK");
-    if (!v)
-        v = getenv("ABT_ENV_PRINT_RAW_STACK");
-    return !v || !(strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 ||
-                   strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0);
+    return !bb_is_up() || bb_rt.config.print_raw_stack;
 }
 
 /* Reads another ULT's stack, which sanitizers see as somebody else's memory. */

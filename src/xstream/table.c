@@ -29,6 +29,16 @@ static int grow_to(int rank)
     return ABT_SUCCESS;
 }
 
+/* A rank beyond ABT_MAX_NUM_XSTREAMS raises it, as in Argobots, so that
+ * ABT_info_query_config reports the real limit. Under bb_rt.lock. */
+static void take_rank(bb_xstream *es, int rank)
+{
+    bb_rt.xstreams[rank] = es;
+    bb_store_relaxed(&es->rank, rank);
+    if (rank >= bb_rt.config.max_xstreams)
+        bb_store_relaxed(&bb_rt.config.max_xstreams, rank + 1);
+}
+
 /* rank < 0: pick the lowest free one. */
 int bb_xstream_table_add(bb_xstream *es, int rank)
 {
@@ -39,8 +49,7 @@ int bb_xstream_table_add(bb_xstream *es, int rank)
     if (err == ABT_SUCCESS && bb_rt.xstreams[rank])
         err = ABT_ERR_INV_XSTREAM_RANK;
     if (err == ABT_SUCCESS) {
-        bb_rt.xstreams[rank] = es;
-        bb_store_relaxed(&es->rank, rank);
+        take_rank(es, rank);
         bb_fetch_add_relaxed(&bb_rt.num_xstreams, 1);
     }
     pthread_mutex_unlock(&bb_rt.lock);
@@ -66,8 +75,7 @@ int bb_xstream_table_set_rank(bb_xstream *es, int rank)
         err = ABT_ERR_INV_XSTREAM_RANK;
     if (err == ABT_SUCCESS) {
         bb_rt.xstreams[es->rank] = NULL;
-        bb_rt.xstreams[rank] = es;
-        bb_store_relaxed(&es->rank, rank);
+        take_rank(es, rank);
     }
     pthread_mutex_unlock(&bb_rt.lock);
     return err;
