@@ -144,5 +144,5 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
             BB_IDLE_SPIN_NS / 1000);
     fprintf(out, "  cancel, migration       : yes, yes\n");
-    fprintf(out, "  stack unwinding, tools  : no, no\n");
+    fprintf(out, "  stack unwinding, tools  : no, yes\n");
 }

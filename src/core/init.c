@@ -13,6 +13,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_tool.h"
 #include "bb_wait.h"
 #include "bb_xstream.h"
 
@@ -112,6 +113,7 @@ static void tear_down(void)
     bb_tls_xstream = NULL;
     bb_overflow_thread_leave();
     bb_overflow_uninstall();
+    bb_tool_reset();
     bb_unit_release(primary);
     bb_xstream_restore_primary_binding();
     release_globals();

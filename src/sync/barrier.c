@@ -30,7 +30,7 @@ void bb_barrier_arrive(bb_barrier *b, bool hold_es)
 {
     bb_spin_lock(&b->lock);
     if (++b->arrived < b->num_waiters) {
-        bb_wait_node node = {0};
+        bb_wait_node node = {.sync_type = ABT_SYNC_EVENT_TYPE_BARRIER, .sync_obj = b};
         if (hold_es)
             bb_wait_in_kernel(&b->lock, &b->waiters, &node);
         else

@@ -103,7 +103,8 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
     bb_mutex_unlock_all(m, token, &nesting);
-    bb_wait_node node = {.tag = deadline ? 0 : UNTIMED, .token = token};
+    bb_wait_node node = {.tag = deadline ? 0 : UNTIMED, .token = token,
+                         .sync_type = ABT_SYNC_EVENT_TYPE_COND, .sync_obj = c};
     int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
     if (status == BB_WAIT_TIMEDOUT) {
         bb_spin_lock(&c->lock);

@@ -75,7 +75,7 @@ static int wait(ABT_eventual eventual, void **value, const struct timespec *dead
     if (e->ready) {
         bb_spin_unlock(&e->lock);
     } else {
-        bb_wait_node node = {0};
+        bb_wait_node node = {.sync_type = ABT_SYNC_EVENT_TYPE_EVENTUAL, .sync_obj = e};
         if (deadline)
             bb_sync_enter(&e->timed_inside);
         status = bb_wait(&e->lock, &e->waiters, &node, deadline);

@@ -83,7 +83,7 @@ int ABT_future_wait(ABT_future future)
         bb_spin_unlock(&f->lock);
         return ABT_SUCCESS;
     }
-    bb_wait_node node = {0};
+    bb_wait_node node = {.sync_type = ABT_SYNC_EVENT_TYPE_FUTURE, .sync_obj = f};
     bb_wait(&f->lock, &f->waiters, &node, NULL);
     return ABT_SUCCESS;
 }

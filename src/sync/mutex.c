@@ -87,7 +87,7 @@ static void take_or_wait(bb_mutex *m, uintptr_t token)
                    bb_cas_acq_rel(&m->owner, &owner, owner | BB_MUTEX_WAITERS)) {
             bool holds_es = bb_wait_holds_es();
             m->holding += holds_es;
-            bb_wait_node node = {0};
+            bb_wait_node node = {.sync_type = ABT_SYNC_EVENT_TYPE_MUTEX, .sync_obj = m};
             bb_wait(&m->lock, &m->waiters, &node, NULL); /* releases m->lock */
             if (holds_es) {
                 bb_spin_lock(&m->lock);

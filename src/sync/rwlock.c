@@ -65,7 +65,8 @@ int ABT_rwlock_free(ABT_rwlock *rwlock)
 /* Queue the caller (l->lock held) until an unlocker grants it the lock. */
 static int wait_for_grant(bb_rwlock *l, uint32_t kind, uintptr_t token)
 {
-    bb_wait_node node = {.tag = kind, .token = token};
+    bb_wait_node node = {.tag = kind, .token = token, .sync_type = ABT_SYNC_EVENT_TYPE_RWLOCK,
+                         .sync_obj = l};
     bb_wait(&l->lock, &l->waiters, &node, NULL);
     return ABT_SUCCESS;
 }

@@ -14,7 +14,9 @@
  */
 #include "bb_ctx.h"
 #include "bb_pool.h"
+#include "bb_tool.h"
 #include "bb_unit.h"
+#include "bb_wait.h"
 #include "bb_waiter.h"
 #include "bb_xstream.h"
 
@@ -49,16 +51,31 @@ static inline bb_pool *push_ready(bb_unit *u, bb_pool_ctx ctx)
 
 /* ---- callbacks, run on the next context ---------------------------------- */
 
+/* Tool events of a unit that leaves its context (yield, exit) fire here, on
+ * the next context: these callbacks make calls anyway, so the check costs
+ * no stack frame on the switch path itself. */
 static void requeue_yielded(void *arg)
 {
     bb_unit *u = arg;
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_YIELD, u->pool, NULL, u->parent,
+                  ABT_SYNC_EVENT_TYPE_USER, NULL);
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     (void)push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
 }
 
+/* A ULT about to run (only when a tool wants RUN): on its own stack, before
+ * it resumes, so that the scheduler's switch path needs no stack frame. */
+static void announce_run(void *arg)
+{
+    bb_unit *u = arg;
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, u->parent, u->parent, 0, NULL);
+}
+
 static void finish_exited(void *arg)
 {
-    bb_unit_terminate(arg);
+    bb_unit *u = arg;
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, u->parent, 0, NULL);
+    bb_unit_terminate(u);
 }
 
 static void publish_suspended(void *arg)
@@ -109,6 +126,7 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
 {
     uint32_t req = bb_load_relaxed(&u->requests);
     if ((req & BB_REQ_CANCEL) && !bb_load_relaxed(&u->in_wait)) {
+        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_CANCEL, NULL, NULL, NULL, 0, NULL);
         bb_unit_terminate(u);
         return false;
     }
@@ -137,9 +155,12 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     es->current = u;
     if (is_ult) {
         u->parent = sched_unit;
-        bb_ctx_jump(&sched_unit->ctx, u->ctx, NULL, NULL);
+        bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
+        bb_ctx_jump(&sched_unit->ctx, u->ctx, wanted ? announce_run : NULL, u);
     } else {
+        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
         u->func(u->arg);
+        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
         es->current = sched_unit; /* a tasklet never leaves its ES */
         bb_unit_terminate(u);
     }
@@ -155,6 +176,7 @@ void bb_ult_yield(bb_unit *self)
 static void adopt(bb_unit *self, bb_unit *target)
 {
     bb_xstream *es = bb_self_xstream();
+    BB_TOOL_EVENT(target, ABT_TOOL_EVENT_THREAD_RUN, NULL, self, self->parent, 0, NULL);
     target->parent = self->parent;
     target->xstream = es;
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
@@ -187,6 +209,8 @@ void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target)
  * blocked unit of its pool); otherwise the runtime itself resumes it. */
 static void prepare_suspend(bb_unit *self, bool by_user)
 {
+    BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_SUSPEND, self->pool, NULL, self->parent,
+                  by_user ? ABT_SYNC_EVENT_TYPE_USER : ABT_SYNC_EVENT_TYPE_OTHER, NULL);
     self->wait_target = NULL;
     if (by_user)
         bb_unit_count_blocked(self);
@@ -229,8 +253,10 @@ static void release_spinlock(void *arg)
     bb_spin_unlock(arg);
 }
 
-void bb_ult_block_releasing(bb_unit *self, const void *wait_on, bb_spinlock *lock)
+void bb_ult_block_releasing(bb_unit *self, const bb_wait_node *wait_on, bb_spinlock *lock)
 {
+    BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_SUSPEND, self->pool, NULL, self->parent,
+                  wait_on->sync_type, wait_on->sync_obj);
     self->wait_target = wait_on;
     bb_unit_count_blocked(self);
     bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
@@ -240,6 +266,8 @@ void bb_ult_block_releasing(bb_unit *self, const void *wait_on, bb_spinlock *loc
 
 void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
 {
+    BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_SUSPEND, self->pool, NULL, self->parent,
+                  ABT_SYNC_EVENT_TYPE_THREAD_JOIN, target);
     self->wait_target = target;
     bb_unit_count_blocked(self);
     switch_to_parent(self, register_joiner, self);
@@ -272,6 +300,7 @@ void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
  * sees the unit neither blocked nor queued and stops too early. */
 void bb_unit_make_ready(bb_unit *u)
 {
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RESUME, u->pool, bb_self_unit(), NULL, 0, NULL);
     bb_pool *was = u->blocked_in;
     u->blocked_in = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);

@@ -12,6 +12,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sanitizer.h"
+#include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_waiter.h"
 #include "bb_xstream.h"
@@ -117,6 +118,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
         u->ctx = make_context(u, ult_start, u);
     if (out)
         *out = u; /* before the push: an unnamed unit may be gone right after */
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_CREATE, pool, bb_self_unit(), NULL, 0, NULL);
     if (!spec->defer_push)
         bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;
@@ -137,6 +139,7 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
     if (bb_unit_is_ult(u))
         u->ctx = make_context(u, ult_start, u);
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_REVIVE, pool, bb_self_unit(), NULL, 0, NULL);
     if (push)
         bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE);
     return ABT_SUCCESS;
@@ -180,6 +183,7 @@ int bb_unit_join(bb_unit *u)
         else
             bb_cpu_relax(); /* a tasklet cannot block: wait for another ES */
     }
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, self, NULL, 0, NULL);
     return ABT_SUCCESS;
 }
 
@@ -194,6 +198,7 @@ int bb_unit_free(bb_unit *u)
 
 void bb_unit_release(bb_unit *u)
 {
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FREE, NULL, bb_self_unit(), NULL, 0, NULL);
     if (u->keys)
         bb_unit_free_keys(u);
     if (u->flags & BB_UNIT_HAS_USER_UNIT)
