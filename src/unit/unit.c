@@ -170,7 +170,8 @@ static void join_from_os_thread(bb_unit *u)
         sched_yield(); /* somebody else waits; poll until it is done */
 }
 
-int bb_unit_join(bb_unit *u)
+/* Out of line: the common join finds the unit terminated already. */
+static __attribute__((noinline)) void wait_terminated(bb_unit *u)
 {
     bb_unit *self = bb_self_unit();
     while (!bb_unit_is_terminated(u)) {
@@ -183,22 +184,39 @@ int bb_unit_join(bb_unit *u)
         else
             bb_cpu_relax(); /* a tasklet cannot block: wait for another ES */
     }
-    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, self, NULL, 0, NULL);
+}
+
+int bb_unit_join(bb_unit *u)
+{
+    if (!bb_unit_is_terminated(u))
+        wait_terminated(u);
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, bb_self_unit(), NULL, 0, NULL);
     return ABT_SUCCESS;
 }
 
+static void release_memory(bb_unit *u);
+
+/* Join and release, with one test for both tool events. */
 int bb_unit_free(bb_unit *u)
 {
-    int err = bb_unit_join(u);
-    if (err != ABT_SUCCESS)
-        return err;
-    bb_unit_release(u);
+    if (!bb_unit_is_terminated(u))
+        wait_terminated(u);
+    if (__builtin_expect((bb_tool_mask & (ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)) != 0, 0)) {
+        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, bb_self_unit(), NULL, 0, NULL);
+        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FREE, NULL, bb_self_unit(), NULL, 0, NULL);
+    }
+    release_memory(u);
     return ABT_SUCCESS;
 }
 
 void bb_unit_release(bb_unit *u)
 {
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FREE, NULL, bb_self_unit(), NULL, 0, NULL);
+    release_memory(u);
+}
+
+static void release_memory(bb_unit *u)
+{
     if (u->keys)
         bb_unit_free_keys(u);
     if (u->flags & BB_UNIT_HAS_USER_UNIT)
