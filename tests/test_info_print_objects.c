@@ -23,49 +23,11 @@
  *    ABT_ERR_UNINITIALIZED even with a NULL FILE *; a failing call prints
  *    nothing. */
 #include "bb_test.h"
+#include "capture_util.h"
 #include <pthread.h>
 #include <stdint.h>
 
 /* ---- capturing and reading the output ------------------------------------------ */
-
-/* Runs `call` (which uses `fp`) into a memory stream; it must succeed and
- * must have flushed a newline-terminated text before we close the stream.
- * `text` gets the malloc'd output (free it). */
-#define CAPTURE(text, call)                                                                \
-    do {                                                                                   \
-        char *buf_ = NULL;                                                                 \
-        size_t len_ = 0;                                                                   \
-        FILE *fp = open_memstream(&buf_, &len_);                                           \
-        if (!fp) {                                                                         \
-            BB_FAIL_AT("%s", "open_memstream failed");                                    \
-            (text) = strdup("");                                                           \
-            break;                                                                         \
-        }                                                                                  \
-        CHECK_OK(call);                                                                    \
-        if (len_ == 0)                                                                     \
-            BB_FAIL_AT("%s printed nothing or did not flush", #call);                      \
-        else if (buf_[len_ - 1] != '\n')                                                   \
-            BB_FAIL_AT("%s: output does not end in a newline", #call);                     \
-        fclose(fp);                                                                        \
-        (text) = buf_;                                                                     \
-    } while (0)
-
-/* `call` (using `fp`) fails with `code` and prints nothing. */
-#define CHECK_FAILS_SILENTLY(call, code)                                                   \
-    do {                                                                                   \
-        char *buf_ = NULL;                                                                 \
-        size_t len_ = 0;                                                                   \
-        FILE *fp = open_memstream(&buf_, &len_);                                           \
-        if (!fp) {                                                                         \
-            BB_FAIL_AT("%s", "open_memstream failed");                                    \
-            break;                                                                         \
-        }                                                                                  \
-        CHECK_ERR(call, code);                                                             \
-        fflush(fp);                                                                        \
-        CHECK_EQ(len_, 0);                                                                 \
-        fclose(fp);                                                                        \
-        free(buf_);                                                                        \
-    } while (0)
 
 /* The values of every "label : value" line whose label is exactly `label`
  * (leading spaces ignored), in order; returns how many (at most max). */

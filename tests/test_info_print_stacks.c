@@ -20,6 +20,7 @@
  *  - NULL thread -> ABT_ERR_INV_THREAD, NULL pool -> ABT_ERR_INV_POOL (before
  *    the FILE * check, with or without init), NULL FILE * -> ABT_ERR_INV_ARG.
  * Also run under ASan: the dump reads other ULTs' stacks. */
+#include "capture_util.h"
 #include "pool_user_util.h"
 #include <stdint.h>
 
@@ -27,41 +28,6 @@
 #define MAGIC_BLOCKED 0xfedcba9876543210ULL
 
 /* ---- capturing and parsing -------------------------------------------------------- */
-
-#define CAPTURE(text, call)                                                                \
-    do {                                                                                   \
-        char *buf_ = NULL;                                                                 \
-        size_t len_ = 0;                                                                   \
-        FILE *fp = open_memstream(&buf_, &len_);                                           \
-        if (!fp) {                                                                         \
-            BB_FAIL_AT("%s", "open_memstream failed");                                    \
-            (text) = strdup("");                                                           \
-            break;                                                                         \
-        }                                                                                  \
-        CHECK_OK(call);                                                                    \
-        if (len_ == 0)                                                                     \
-            BB_FAIL_AT("%s printed nothing or did not flush", #call);                      \
-        else if (buf_[len_ - 1] != '\n')                                                   \
-            BB_FAIL_AT("%s: output does not end in a newline", #call);                     \
-        fclose(fp);                                                                        \
-        (text) = buf_;                                                                     \
-    } while (0)
-
-#define CHECK_FAILS_SILENTLY(call, code)                                                   \
-    do {                                                                                   \
-        char *buf_ = NULL;                                                                 \
-        size_t len_ = 0;                                                                   \
-        FILE *fp = open_memstream(&buf_, &len_);                                           \
-        if (!fp) {                                                                         \
-            BB_FAIL_AT("%s", "open_memstream failed");                                    \
-            break;                                                                         \
-        }                                                                                  \
-        CHECK_ERR(call, code);                                                             \
-        fflush(fp);                                                                        \
-        CHECK_EQ(len_, 0);                                                                 \
-        fclose(fp);                                                                        \
-        free(buf_);                                                                        \
-    } while (0)
 
 typedef struct {
     int nstack;               /* "stack LOW-HIGH (SIZE bytes)" lines */
