@@ -31,6 +31,21 @@ static inline int bb_caller_ult(bb_unit **self)
     return err;
 }
 
+/* An ES's main scheduler runs on no parent: it has nowhere to switch to. */
+static inline bool bb_unit_is_main_sched(const bb_unit *u)
+{
+    return (u->flags & BB_UNIT_SCHED) && !u->parent;
+}
+
+/* A ULT that may yield or suspend: not a main scheduler. */
+static inline int bb_caller_switchable_ult(bb_unit **self)
+{
+    int err = bb_caller_ult(self);
+    if (err == ABT_SUCCESS && bb_unit_is_main_sched(*self))
+        err = ABT_ERR_INV_THREAD;
+    return err;
+}
+
 /* A ULT that is not a scheduler: the only kind that may hand its ES over to
  * another ULT directly (yield_to, create_to, exit_to, ...). */
 static inline int bb_caller_plain_ult(bb_unit **self)

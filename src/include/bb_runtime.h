@@ -18,7 +18,7 @@
 enum bb_stack_guard {
     BB_STACK_GUARD_NONE = 0,   /* any other value of the variable */
     BB_STACK_GUARD_BEST = 2,   /* "mprotect", the default: while the mapping budget lasts */
-    BB_STACK_GUARD_STRICT = 3  /* "mprotect_strict": a stack without a guard is an error */
+    BB_STACK_GUARD_STRICT = 3  /* "mprotect_strict": no guard, no stack (ABT_ERR_MEM) */
 };
 
 typedef struct {

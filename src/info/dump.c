@@ -40,6 +40,10 @@ static struct {
 int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
                                              void (*cb_func)(ABT_bool, void *), void *arg)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED; /* an atomic load: fine in a signal handler */
+    if (!fp)
+        return ABT_ERR_INV_ARG;
     uint32_t idle = IDLE;
     if (!__atomic_compare_exchange_n(&request.state, &idle, (uint32_t)ARMING, false,
                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))

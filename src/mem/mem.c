@@ -92,7 +92,7 @@ static int map_stack(size_t size, void **stack, uint32_t *flags)
     bool guarded = reserve_guard();
     bool strict = bb_rt.config.stack_guard == BB_STACK_GUARD_STRICT;
     if (strict && !guarded)
-        return ABT_ERR_SYS; /* the mapping budget for guards is used up */
+        return ABT_ERR_MEM; /* the mapping budget for guards is used up */
     size_t guard = guarded ? depot.page_size : 0;
     size_t len = round_to_page(size) + guard;
     char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -106,7 +106,7 @@ static int map_stack(size_t size, void **stack, uint32_t *flags)
         bb_fetch_add_relaxed(&depot.num_guarded, -1);
         if (strict) {
             munmap(map, len);
-            return ABT_ERR_SYS;
+            return ABT_ERR_MEM; /* out of mappings, as for the budget */
         }
         guarded = false; /* no guard after all: the page stays part of the mapping */
     }

@@ -188,7 +188,7 @@ int ABT_self_get_thread_func(void (**thread_func)(void *))
 int ABT_self_yield(void)
 {
     bb_unit *self;
-    int err = bb_caller_ult(&self);
+    int err = bb_caller_switchable_ult(&self);
     if (err == ABT_SUCCESS)
         bb_ult_yield(self);
     return err;
@@ -197,7 +197,7 @@ int ABT_self_yield(void)
 int ABT_self_suspend(void)
 {
     bb_unit *self;
-    int err = bb_caller_ult(&self);
+    int err = bb_caller_switchable_ult(&self);
     if (err == ABT_SUCCESS)
         bb_ult_suspend(self);
     return err;

@@ -206,6 +206,8 @@ int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
+    if (num_threads > 0 && !thread_list)
+        return ABT_ERR_INV_ARG;
     for (int i = 0; i < num_threads; i++) {
         if (thread_list[i] == ABT_THREAD_NULL)
             continue;
@@ -220,6 +222,8 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
+    if (num_threads > 0 && !thread_list)
+        return ABT_ERR_INV_ARG;
     for (int i = 0; i < num_threads; i++) {
         if (thread_list[i] == ABT_THREAD_NULL)
             continue;
@@ -264,7 +268,7 @@ int ABT_thread_yield(void)
     int err = bb_caller_ult(&self);
     if (err == ABT_ERR_UNINITIALIZED)
         return err;
-    if (err == ABT_SUCCESS)
+    if (err == ABT_SUCCESS && !bb_unit_is_main_sched(self))
         bb_ult_yield(self);
     return ABT_SUCCESS;
 }

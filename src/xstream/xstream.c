@@ -392,6 +392,8 @@ int ABT_xstream_exit(void)
     if (es->is_primary)
         return ABT_ERR_INV_XSTREAM;
     bb_sched_request(es->main_sched, BB_SCHED_REQ_EXIT);
+    if (bb_unit_is_main_sched(self))
+        return ABT_SUCCESS; /* its loop sees the request at its next check */
     bb_ult_exit(self);
 }
 
