@@ -326,6 +326,8 @@ int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     bb_unit *target = bb_unit_of(thread);
     if (target == self || (target->flags & BB_UNIT_SCHED))
         return ABT_ERR_INV_THREAD;
+    if (bb_unit_state(target) != ABT_THREAD_STATE_READY)
+        return ABT_ERR_THREAD; /* running, blocked or finished: nothing to schedule */
     bb_xstream_run_unit(bb_self_xstream(), target,
                         pool != ABT_POOL_NULL ? bb_pool_of(pool) : target->pool);
     return ABT_SUCCESS;

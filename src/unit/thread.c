@@ -412,6 +412,8 @@ int ABT_thread_set_associated_pool(ABT_thread thread, ABT_pool pool)
         return ABT_ERR_INV_THREAD;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
+    /* As in Argobots, the unit must not be waiting in a pool (popped, running
+     * or blocked): a user pool would still hold the unit this gives back. */
     return bb_unit_set_pool(bb_unit_of(thread), bb_pool_of(pool));
 }
 

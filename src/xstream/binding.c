@@ -25,8 +25,8 @@ static int apply(bb_xstream *es)
     /* An ES's own thread uses pthread_self(): at its start, pthread_create
      * may not have stored es->thread yet. */
     bool self = es == bb_self_xstream();
-    if (!self && (es->is_primary || !es->has_thread))
-        return ABT_SUCCESS; /* the thread binds itself (when it starts) */
+    if (!self && !es->is_primary && !es->has_thread)
+        return ABT_SUCCESS; /* the thread binds itself when it starts */
     pthread_t thread = self ? pthread_self() : es->thread;
     cpu_set_t set;
     CPU_ZERO(&set);

@@ -196,6 +196,7 @@ int bb_xstream_create_primary(bb_xstream **out)
         return err;
     }
     es->is_primary = true;
+    es->thread = pthread_self(); /* not joinable (has_thread stays false): for binding */
     es->state = ABT_XSTREAM_STATE_RUNNING;
     es->sched_unit->xstream = es;
     *out = es;
