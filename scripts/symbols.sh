@@ -6,7 +6,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
-LIST="${2:-$ROOT/../shared/abt-symbols.txt}"
+LIST="${2:-$ROOT/scripts/abt-symbols.txt}"
 # bobbin's own export: the TLS word abt.h's inline fast paths read.
 own="ABT_bobbin_tls_xstream"
 exported=$(nm -D --defined-only "$BUILD/libabt.so" | awk '{print $3}' | grep -vxF "$own" | sort -u)
