@@ -12,6 +12,7 @@
 #include "bb_overflow.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
+#include "bb_sanitizer.h"
 #include "bb_sched.h"
 #include "bb_tool.h"
 #include "bb_wait.h"
@@ -69,6 +70,7 @@ static int bring_up(void)
     bb_rt.primary_xstream = es;
     attach_primary_ult(es, primary);
     bb_xstream_apply_binding(es); /* needs bb_tls_xstream: binds this thread */
+    bb_asan_fibers = __sanitizer_start_switch_fiber && __sanitizer_finish_switch_fiber;
     bb_overflow_install();
     bb_overflow_thread_enter();
     if (bb_rt.config.print_config)

@@ -61,6 +61,7 @@ struct bb_unit {
     bb_xstream *xstream;        /* ES running it, or the last one that did */
     bb_unit *parent;            /* ULT: the scheduler context it returns to */
     void *ctx;                  /* ULT: saved context while not running */
+    void *asan_fake_stack;      /* ASan's fake stack, saved while switched out */
     /* Colder fields. */
     uint32_t requests;          /* bb_unit_requests; atomic */
     uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */

@@ -37,6 +37,11 @@ struct bb_xstream {
     pthread_t thread;
     bb_unit *finalizer;        /* primary ES: the primary ULT, back from ABT_finalize */
     int cpuid;                 /* CPU it is bound to, or -1 */
+    const void *native_stack;  /* its OS thread's own stack, learned at the first switch */
+    size_t native_stack_size;  /* (for AddressSanitizer's fiber annotations) */
+    bb_unit *asan_from;        /* the switch in flight, for src/unit/asan.c */
+    void (*asan_fn)(void *);
+    void *asan_arg;
     bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
     int *affinity;             /* CPUs it may run on (NULL: any) */
     int num_affinity;

@@ -13,6 +13,7 @@
  * pthread's own stack).
  */
 #include "bb_ctx.h"
+#include "bb_switch.h"
 #include "bb_pool.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
@@ -108,7 +109,7 @@ static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
     bb_xstream *es = bb_self_xstream();
     bb_unit *parent = self->parent;
     es->current = parent;
-    bb_ctx_jump(&self->ctx, parent->ctx, then, arg);
+    bb_switch(self, parent, then, arg);
 }
 
 static void wait_until_saved(bb_unit *u)
@@ -156,7 +157,7 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     if (is_ult) {
         u->parent = sched_unit;
         bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
-        bb_ctx_jump(&sched_unit->ctx, u->ctx, wanted ? announce_run : NULL, u);
+        bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
     } else {
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
         u->func(u->arg);
@@ -188,7 +189,7 @@ static void adopt(bb_unit *self, bb_unit *target)
 static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
 {
     adopt(self, target);
-    bb_ctx_jump(&self->ctx, target->ctx, then, self);
+    bb_switch(self, target, then, self);
 }
 
 int bb_ult_yield_to(bb_unit *self, bb_unit *target)
@@ -231,7 +232,7 @@ void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
 void bb_ult_exit_to(bb_unit *self, bb_unit *target)
 {
     adopt(self, target);
-    bb_ctx_exit(target->ctx, finish_exited, self);
+    bb_switch_exit(self, target, finish_exited, self);
 }
 
 void bb_ult_suspend(bb_unit *self)
@@ -278,7 +279,7 @@ void bb_ult_exit(bb_unit *self)
     bb_xstream *es = bb_self_xstream();
     bb_unit *parent = self->parent;
     es->current = parent;
-    bb_ctx_exit(parent->ctx, finish_exited, self);
+    bb_switch_exit(self, parent, finish_exited, self);
 }
 
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that

@@ -49,6 +49,7 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->xstream = NULL;
     u->parent = NULL;
     u->ctx = NULL;
+    u->asan_fake_stack = NULL;
     u->requests = 0;
     u->switching = 0;
     u->resumable = 0;

@@ -15,6 +15,7 @@
 
 #include "bb_caller.h"
 #include "bb_ctx.h"
+#include "bb_switch.h"
 #include "bb_overflow.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
@@ -106,7 +107,7 @@ static void primary_sched_main(void *arg)
     }
     bb_unit *primary = es->finalizer;
     es->current = primary;
-    bb_ctx_exit(primary->ctx, NULL, NULL);
+    bb_switch_exit(sched_unit, primary, NULL, NULL);
 }
 
 static int start_thread(bb_xstream *es)
@@ -211,7 +212,7 @@ void bb_xstream_finalize_primary(bb_xstream *es)
     es->finalizer = self;
     bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
     es->current = es->sched_unit;
-    bb_ctx_jump(&self->ctx, es->sched_unit->ctx, NULL, NULL);
+    bb_switch(self, es->sched_unit, NULL, NULL);
     /* Back on the primary ULT, after the scheduler stopped. Its unit of a
      * user pool goes back before that pool does. */
     bb_unit_drop_user_unit(self);
