@@ -18,8 +18,10 @@ typedef struct {
     bb_waitq waiters;
 } bb_barrier;
 
-/* NULL when out of memory. */
-bb_barrier *bb_barrier_new(uint32_t num_waiters);
+/* The checks and work both public creates and frees share; the callers
+ * check their own handles and pointers. */
+int bb_barrier_create(uint32_t num_waiters, bb_barrier **out);
+int bb_barrier_free(bb_barrier *b, int busy_error);
 /* Units wait in it now (it may not be freed or changed). */
 bool bb_barrier_is_busy(bb_barrier *b);
 /* Arrive and wait for the round to fill; `hold_es`: sleep in the kernel even

@@ -10,12 +10,18 @@
 #include "bb_barrier.h"
 #include "bb_runtime.h"
 
-bb_barrier *bb_barrier_new(uint32_t num_waiters)
+int bb_barrier_create(uint32_t num_waiters, bb_barrier **out)
 {
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (num_waiters == 0)
+        return ABT_ERR_INV_ARG;
     bb_barrier *b = calloc(1, sizeof(*b));
-    if (b)
-        b->num_waiters = num_waiters;
-    return b;
+    if (!b)
+        return ABT_ERR_MEM;
+    b->num_waiters = num_waiters;
+    *out = b;
+    return ABT_SUCCESS;
 }
 
 bool bb_barrier_is_busy(bb_barrier *b)
@@ -24,6 +30,14 @@ bool bb_barrier_is_busy(bb_barrier *b)
     bool busy = b->arrived != 0;
     bb_spin_unlock(&b->lock);
     return busy;
+}
+
+int bb_barrier_free(bb_barrier *b, int busy_error)
+{
+    if (bb_barrier_is_busy(b))
+        return busy_error; /* freeing would strand the waiters */
+    free(b);
+    return ABT_SUCCESS;
 }
 
 void bb_barrier_arrive(bb_barrier *b, bool hold_es)
@@ -53,15 +67,11 @@ int ABT_barrier_create(uint32_t num_waiters, ABT_barrier *newbarrier)
     if (!newbarrier)
         return ABT_ERR_INV_ARG;
     *newbarrier = ABT_BARRIER_NULL;
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (num_waiters == 0)
-        return ABT_ERR_INV_ARG;
-    bb_barrier *b = bb_barrier_new(num_waiters);
-    if (!b)
-        return ABT_ERR_MEM;
-    *newbarrier = (ABT_barrier)(void *)b;
-    return ABT_SUCCESS;
+    bb_barrier *b;
+    int err = bb_barrier_create(num_waiters, &b);
+    if (err == ABT_SUCCESS)
+        *newbarrier = (ABT_barrier)(void *)b;
+    return err;
 }
 
 int ABT_barrier_reinit(ABT_barrier barrier, uint32_t num_waiters)
@@ -87,14 +97,12 @@ int ABT_barrier_free(ABT_barrier *barrier)
         return ABT_ERR_UNINITIALIZED;
     if (!barrier)
         return ABT_ERR_INV_ARG;
-    bb_barrier *b = barrier_of(*barrier);
-    if (!b)
+    if (!barrier_of(*barrier))
         return ABT_ERR_INV_BARRIER;
-    if (bb_barrier_is_busy(b))
-        return ABT_ERR_BARRIER;
-    free(b);
-    *barrier = ABT_BARRIER_NULL;
-    return ABT_SUCCESS;
+    int err = bb_barrier_free(barrier_of(*barrier), ABT_ERR_BARRIER);
+    if (err == ABT_SUCCESS)
+        *barrier = ABT_BARRIER_NULL;
+    return err;
 }
 
 int ABT_barrier_wait(ABT_barrier barrier)

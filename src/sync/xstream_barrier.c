@@ -5,7 +5,6 @@
  * instead of letting the ES run other work, because the point is that every
  * ES has reached this spot.
  */
-#include <stdlib.h>
 
 #include "bb_barrier.h"
 #include "bb_runtime.h"
@@ -20,15 +19,11 @@ int ABT_xstream_barrier_create(uint32_t num_waiters, ABT_xstream_barrier *newbar
     if (!newbarrier)
         return ABT_ERR_INV_ARG;
     *newbarrier = ABT_XSTREAM_BARRIER_NULL;
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (num_waiters == 0)
-        return ABT_ERR_INV_ARG;
-    bb_barrier *b = bb_barrier_new(num_waiters);
-    if (!b)
-        return ABT_ERR_MEM;
-    *newbarrier = (ABT_xstream_barrier)(void *)b;
-    return ABT_SUCCESS;
+    bb_barrier *b;
+    int err = bb_barrier_create(num_waiters, &b);
+    if (err == ABT_SUCCESS)
+        *newbarrier = (ABT_xstream_barrier)(void *)b;
+    return err;
 }
 
 int ABT_xstream_barrier_free(ABT_xstream_barrier *barrier)
@@ -37,14 +32,12 @@ int ABT_xstream_barrier_free(ABT_xstream_barrier *barrier)
         return ABT_ERR_UNINITIALIZED;
     if (!barrier)
         return ABT_ERR_INV_ARG;
-    bb_barrier *b = barrier_of(*barrier);
-    if (!b)
+    if (!barrier_of(*barrier))
         return ABT_ERR_INV_XSTREAM_BARRIER;
-    if (bb_barrier_is_busy(b))
-        return ABT_ERR_XSTREAM_BARRIER;
-    free(b);
-    *barrier = ABT_XSTREAM_BARRIER_NULL;
-    return ABT_SUCCESS;
+    int err = bb_barrier_free(barrier_of(*barrier), ABT_ERR_XSTREAM_BARRIER);
+    if (err == ABT_SUCCESS)
+        *barrier = ABT_XSTREAM_BARRIER_NULL;
+    return err;
 }
 
 /* Any caller, tasklets included, as in Argobots: each holds its ES. */
