@@ -47,6 +47,10 @@
  * sleep; the rest of its cache goes to the shared depot for busy ESs. */
 #define BB_IDLE_CACHE_KEEP 16
 
+/* Unit descriptors are carved from chunks of this many (src/mem/mem.c): one
+ * system allocation per 64 units, and a list a debugger can walk. */
+#define BB_DESC_CHUNK_UNITS 64
+
 /* Guard pages split a mapping in two, and the kernel caps the number of
  * mappings (vm.max_map_count, 65530 by default). Stacks stop getting guard
  * pages once guarded stacks would use more than this share of the cap. */

@@ -27,6 +27,19 @@ typedef struct bb_free_item {
     uint32_t flags; /* stacks: the bb_unit_flags describing them */
 } bb_free_item;
 
+/* Descriptors come from chunks that are never freed before ABT_finalize; the
+ * list of chunks lets a debugger enumerate every unit (scripts/bobbin-gdb.py
+ * relies on these field names). */
+typedef struct bb_desc_chunk {
+    struct bb_desc_chunk *next;
+    uint32_t capacity;    /* descriptors the chunk has room for */
+    uint32_t carved;      /* descriptors handed out so far: units[0 .. carved) */
+    uint32_t desc_size;   /* bytes from one descriptor to the next */
+    _Alignas(64) char units[];
+} bb_desc_chunk;
+
+extern __attribute__((visibility("hidden"))) bb_desc_chunk *bb_desc_chunks;
+
 typedef struct {
     bb_free_item *ults;        /* descriptors that still own a default-size stack */
     uint32_t num_ults;

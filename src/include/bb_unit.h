@@ -43,6 +43,9 @@ enum bb_unit_requests {
     BB_REQ_MIGRATE = 1u << 1 /* move to `migrate_to` at the next chance */
 };
 
+/* bb_unit.state of a descriptor that holds no unit (in a memory cache). */
+#define BB_UNIT_STATE_FREE 0xf4eeu
+
 /* Values of bb_unit.joiner besides a waiter (see bb_waiter.h). */
 #define BB_JOIN_NOBODY ((uintptr_t)0)
 #define BB_JOIN_DONE ((uintptr_t)1)

@@ -27,6 +27,7 @@ static struct {
     free_list stacks;
     size_t page_size;
     size_t desc_size;
+    bb_desc_chunk *carving; /* the newest chunk; descriptors past `carved` are unused */
     long max_guarded;   /* how many stacks may have a guard page */
     long num_guarded;   /* atomic */
 } depot = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -169,9 +170,13 @@ static void refill(bb_free_item **head, uint32_t *count, free_list *from, uint32
     pthread_mutex_unlock(&depot.lock);
 }
 
+/* A descriptor nobody caches any more goes back to the depot for good: its
+ * memory belongs to a chunk, which lives until ABT_finalize. */
 static void free_desc_item(bb_free_item *item)
 {
-    free(item);
+    pthread_mutex_lock(&depot.lock);
+    list_push(&depot.descs.head, &depot.descs.count, item);
+    pthread_mutex_unlock(&depot.lock);
 }
 
 /* ---- descriptors --------------------------------------------------------- */
@@ -182,9 +187,51 @@ void *bb_mem_alloc_aligned(size_t size)
     return posix_memalign(&p, BB_CACHE_LINE, size) == 0 ? p : NULL;
 }
 
+/* ---- descriptor chunks ----------------------------------------------------
+ * Descriptors are carved from chunks of BB_DESC_CHUNK_UNITS, never returned
+ * one by one to the system allocator. The chunks form one list that a
+ * debugger walks to find every unit, live or free (scripts/bobbin-gdb.py):
+ * a free descriptor is marked BB_UNIT_STATE_FREE, a carved one was used at
+ * least once, and nothing past `carved` is a descriptor yet. */
+bb_desc_chunk *bb_desc_chunks;
+
+static bb_desc_chunk *new_chunk(void)
+{
+    bb_desc_chunk *c = bb_mem_alloc_aligned(sizeof(*c) + BB_DESC_CHUNK_UNITS * depot.desc_size);
+    if (!c)
+        return NULL;
+    c->capacity = BB_DESC_CHUNK_UNITS;
+    c->carved = 0;
+    c->desc_size = (uint32_t)depot.desc_size;
+    c->next = bb_desc_chunks;
+    bb_store_release(&bb_desc_chunks, c);
+    return c;
+}
+
 static bb_unit *new_desc(void)
 {
-    return bb_mem_alloc_aligned(depot.desc_size);
+    bb_unit *u = NULL;
+    pthread_mutex_lock(&depot.lock);
+    bb_desc_chunk *c = depot.carving;
+    if (!c || c->carved == c->capacity)
+        c = depot.carving = new_chunk();
+    if (c) {
+        u = (bb_unit *)(void *)(c->units + (size_t)c->carved * c->desc_size);
+        u->state = BB_UNIT_STATE_FREE;
+        bb_store_release(&c->carved, c->carved + 1);
+    }
+    pthread_mutex_unlock(&depot.lock);
+    return u;
+}
+
+static void free_chunks(void)
+{
+    while (bb_desc_chunks) {
+        bb_desc_chunk *c = bb_desc_chunks;
+        bb_desc_chunks = c->next;
+        free(c);
+    }
+    depot.carving = NULL;
 }
 
 void bb_mem_cache_init(bb_mem_cache *cache)
@@ -217,13 +264,7 @@ void bb_mem_desc_free_slow(bb_mem_cache *cache, bb_unit *u)
         spill(&cache->descs, &cache->num_descs, &depot.descs, limit, free_desc_item);
         return;
     }
-    pthread_mutex_lock(&depot.lock);
-    bool keep = depot.descs.count < depot_limit(limit);
-    if (keep)
-        list_push(&depot.descs.head, &depot.descs.count, item);
-    pthread_mutex_unlock(&depot.lock);
-    if (!keep)
-        free(item);
+    free_desc_item(item);
 }
 
 /* ---- stacks -------------------------------------------------------------- */
@@ -287,7 +328,7 @@ static void release_ult_item(bb_free_item *item)
 {
     bb_unit *u = (bb_unit *)item;
     unmap_stack(u->stack, u->stacksize, u->flags);
-    free(u);
+    free_desc_item(item);
 }
 
 /* The free-list link overlays bb_unit.next/prev only: the stack fields stay. */
@@ -370,19 +411,19 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
     while (cache->ults)
         release_ult_item(list_pop(&cache->ults, &cache->num_ults));
     while (cache->descs)
-        free(list_pop(&cache->descs, &cache->num_descs));
+        free_desc_item(list_pop(&cache->descs, &cache->num_descs));
     while (cache->stacks)
         unmap_cached_stack(list_pop(&cache->stacks, &cache->num_stacks));
 }
 
 void bb_mem_fini(void)
 {
-    pthread_mutex_lock(&depot.lock);
-    while (depot.ults.head)
-        release_ult_item(list_pop(&depot.ults.head, &depot.ults.count));
-    while (depot.descs.head)
-        free(list_pop(&depot.descs.head, &depot.descs.count));
+    while (depot.ults.head) {
+        bb_unit *u = (bb_unit *)list_pop(&depot.ults.head, &depot.ults.count);
+        unmap_stack(u->stack, u->stacksize, u->flags);
+    }
     while (depot.stacks.head)
         unmap_cached_stack(list_pop(&depot.stacks.head, &depot.stacks.count));
-    pthread_mutex_unlock(&depot.lock);
+    depot.descs = (free_list){0};
+    free_chunks(); /* every descriptor, cached or not */
 }

@@ -223,6 +223,7 @@ static void release_memory(bb_unit *u)
     if (u->flags & BB_UNIT_HAS_USER_UNIT)
         bb_unit_drop_user_unit(u);
     bb_mem_cache *cache = bb_self_mem_cache();
+    u->state = BB_UNIT_STATE_FREE; /* for debuggers walking the descriptor chunks */
     if (u->flags & BB_UNIT_CACHED_STACK) {
         bb_mem_ult_free(cache, u); /* the stack stays with the descriptor */
         return;
