@@ -4,7 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-ensure_packages cc:gcc cmake:cmake make:make
+ensure_packages cc:gcc cmake:cmake make:make valgrind:valgrind
 build_into "$ROOT/build"
 echo
 echo "== examples/hello_world: 4 execution streams, one tasklet each =="

@@ -3,7 +3,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-ensure_packages cc:gcc cmake:cmake make:make
+ensure_packages cc:gcc cmake:cmake make:make valgrind:valgrind gdb:gdb
 BUILD="${BUILD_DIR:-$ROOT/build}"
 build_into "$BUILD" ${CMAKE_ARGS:-}
 ctest --test-dir "$BUILD" -j"$(( $(nproc) * 2 ))" --output-on-failure

@@ -28,7 +28,7 @@ static void attach_primary_ult(bb_xstream *es, bb_unit *primary)
     primary->pool = es->main_sched->pools[0];
     primary->parent = es->sched_unit;
     primary->xstream = es;
-    es->current = primary;
+    bb_store_relaxed(&es->current, primary);
     bb_rt.primary_ult = primary;
 }
 
@@ -70,7 +70,7 @@ static int bring_up(void)
     bb_rt.primary_xstream = es;
     attach_primary_ult(es, primary);
     bb_xstream_apply_binding(es); /* needs bb_tls_xstream: binds this thread */
-    bb_asan_fibers = __sanitizer_start_switch_fiber && __sanitizer_finish_switch_fiber;
+    bb_fiber_tools_detect();
     bb_overflow_install();
     bb_overflow_thread_enter();
     if (bb_rt.config.print_config)

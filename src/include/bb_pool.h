@@ -73,7 +73,8 @@ struct bb_pool {
     bb_unit *tail;
     size_t size;               /* atomic for readers on other ESs */
     bb_spinlock lock;          /* the list of shared pools, and `sleepers` */
-    bb_pool_sleeper *sleepers; /* under lock */
+    bb_pool_sleeper *sleepers; /* written under lock; atomic for a racy look */
+    uint32_t sleep_sync;       /* only for bb_pool_sleep_barrier */
     /* bookkeeping */
     uint32_t caps;             /* bb_pool_caps */
     int kind;                  /* ABT_pool_kind or BB_POOL_KIND_USER */
@@ -94,6 +95,15 @@ static inline bb_pool *bb_pool_of(ABT_pool handle)
 static inline ABT_pool bb_pool_handle(bb_pool *p)
 {
     return (ABT_pool)(void *)p;
+}
+
+/* A full barrier between a sleeper linking itself and looking at the pool,
+ * and between a user pool's push and its look at the sleepers: whichever
+ * comes second sees the other. It is a read-modify-write of one word
+ * rather than a fence, so that ThreadSanitizer sees the pairing. */
+static inline void bb_pool_sleep_barrier(bb_pool *pool)
+{
+    __atomic_fetch_add(&pool->sleep_sync, 0u, __ATOMIC_SEQ_CST);
 }
 
 static inline bool bb_pool_can(const bb_pool *pool, uint32_t cap)

@@ -1,7 +1,10 @@
 /*
- * Cooperation with sanitizers, found at run time through weak symbols: in a
- * normal build these are NULL and each hook costs a test and a branch; under
- * -fsanitize=address the real functions are linked in. No special build.
+ * Cooperation with tools that watch memory and threads: AddressSanitizer,
+ * ThreadSanitizer and valgrind. All three are found at run time (weak
+ * symbols for the sanitizers, valgrind's client request for valgrind), at
+ * ABT_init: the one normal build works under each, and without them every
+ * hook costs a test and a branch. The hooks themselves are in
+ * src/unit/fibers.c.
  */
 #ifndef BB_SANITIZER_H
 #define BB_SANITIZER_H
@@ -14,10 +17,22 @@ void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, 
     __attribute__((weak));
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
                                      size_t *size_old) __attribute__((weak));
+void *__tsan_get_current_fiber(void) __attribute__((weak));
+void *__tsan_create_fiber(unsigned flags) __attribute__((weak));
+void __tsan_destroy_fiber(void *fiber) __attribute__((weak));
+void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((weak));
 
-/* Whether AddressSanitizer is in the process (set at ABT_init): every
- * context switch then tells it which stack it moves to (src/unit/switch.c). */
-extern __attribute__((visibility("hidden"))) bool bb_asan_fibers;
+/* Which tools are in the process; `any` is the one test on each switch. */
+struct bb_fiber_tools {
+    bool any;
+    bool asan;     /* tell it which stack each switch moves to */
+    bool tsan;     /* give each ULT a fiber, switch fibers with the contexts */
+    bool valgrind; /* register every ULT stack before it first runs */
+};
+extern __attribute__((visibility("hidden"))) struct bb_fiber_tools bb_fiber_tools;
+
+/* Look for the tools (ABT_init). */
+void bb_fiber_tools_detect(void);
 
 /* A stack is about to host a fresh context. Frames of a previous ULT that
  * ended with a switch (not a return) left their redzones poisoned; forget

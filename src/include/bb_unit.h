@@ -31,11 +31,9 @@ enum bb_unit_flags {
     BB_UNIT_NAMED = 1u << 1,        /* a user handle exists; freed by ABT_*_free */
     BB_UNIT_PRIMARY = 1u << 2,      /* the primary ULT (the thread that called ABT_init) */
     BB_UNIT_SCHED = 1u << 3,        /* runs a scheduler loop */
-    BB_UNIT_MIGRATABLE = 1u << 4,   /* may be moved between pools (ABT_*_migrate) */
     BB_UNIT_USER_STACK = 1u << 5,   /* stack memory belongs to the user */
     BB_UNIT_CACHED_STACK = 1u << 6, /* stack of the default size, from the stack cache */
-    BB_UNIT_GUARDED_STACK = 1u << 7, /* a guard page sits below the stack */
-    BB_UNIT_HAS_USER_UNIT = 1u << 8  /* a user pool made a unit for it (user_unit) */
+    BB_UNIT_GUARDED_STACK = 1u << 7 /* a guard page sits below the stack */
 };
 
 enum bb_unit_requests {
@@ -58,18 +56,18 @@ struct bb_unit {
     bb_pool *pool;              /* associated pool: where it goes when it becomes ready */
     void (*func)(void *);
     void *arg;
-    uint32_t flags;             /* bb_unit_flags; written only by the owner */
+    uint32_t flags;             /* bb_unit_flags; fixed once the unit is made */
     uint32_t state;             /* ABT_thread_state; atomic */
     uintptr_t joiner;           /* BB_JOIN_NOBODY, BB_JOIN_DONE or a waiter; atomic */
     bb_xstream *xstream;        /* ES running it, or the last one that did */
     bb_unit *parent;            /* ULT: the scheduler context it returns to */
     void *ctx;                  /* ULT: saved context while not running */
-    void *asan_fake_stack;      /* ASan's fake stack, saved while switched out */
     /* Colder fields. */
     uint32_t requests;          /* bb_unit_requests; atomic */
     uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
     uint32_t resumable;         /* suspended by the user: ABT_thread_resume may take it; atomic */
     uint32_t in_wait;           /* inside bb_wait: a cancel waits until it returns; owner only */
+    uint32_t migratable;        /* may be moved between pools (ABT_*_migrate); atomic */
     void *stack;                /* ULT: lowest usable address of its stack */
     size_t stacksize;
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
@@ -82,8 +80,15 @@ struct bb_unit {
     struct bb_keytab *keys;     /* values of ABT_key_set, or NULL (src/unit/key.c) */
     /* Only for units in user-defined pools (src/pool/user.c). */
     ABT_unit user_unit;         /* what unit_pool's create-unit callback made */
-    bb_pool *unit_pool;
+    bb_pool *unit_pool;         /* the user pool that made user_unit, or NULL: none */
     bb_unit *map_next;          /* chain in the ABT_unit -> bb_unit map */
+    /* What sanitizers and valgrind know of it (src/unit/fibers.c). */
+    struct bb_unit_fiber {
+        void *asan_fake_stack;  /* ASan's fake stack, saved while switched out */
+        void *tsan;             /* its TSan fiber, or NULL */
+        unsigned vg_stack_id;   /* its stack as valgrind knows it */
+        bool vg_registered;
+    } fiber;
 };
 
 static inline bb_unit *bb_unit_of(ABT_thread handle)
@@ -106,9 +111,11 @@ static inline bool bb_unit_is_terminated(bb_unit *u)
     return bb_load_acquire(&u->joiner) == BB_JOIN_DONE;
 }
 
+/* Acquire: a unit seen BLOCKED has finished what it did before blocking
+ * (e.g. counting itself in its pool), which the observer may now change. */
 static inline int bb_unit_state(bb_unit *u)
 {
-    return (int)bb_load_relaxed(&u->state);
+    return (int)bb_load_acquire(&u->state);
 }
 
 /* Creation parameters shared by ULTs and tasklets. */
@@ -119,6 +126,8 @@ typedef struct {
     void *user_stack;   /* ULT: stack supplied by the user, or NULL */
     size_t stacksize;   /* ULT: 0 for the default */
     bool defer_push;    /* leave it out of the pool: the caller runs it directly */
+    void (*migrate_cb)(ABT_thread, void *); /* ULT: called when migrated, or NULL */
+    void *migrate_cb_arg;
 } bb_unit_spec;
 
 /* Life cycle, src/unit/unit.c. */

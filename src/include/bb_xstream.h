@@ -22,7 +22,8 @@
 
 struct bb_xstream {
     /* Hot, touched by the ES only. */
-    bb_unit *current;          /* unit running on this ES now */
+    bb_unit *current;          /* unit running on this ES now; written by the ES only,
+                                  atomically since others peek */
     bb_mem_cache cache;        /* free descriptors and stacks */
     bb_sched *main_sched;
     bb_unit *sched_unit;       /* the ULT that runs the main scheduler loop */
@@ -39,7 +40,7 @@ struct bb_xstream {
     int cpuid;                 /* CPU it is bound to, or -1 */
     const void *native_stack;  /* its OS thread's own stack, learned at the first switch */
     size_t native_stack_size;  /* (for AddressSanitizer's fiber annotations) */
-    bb_unit *asan_from;        /* the switch in flight, for src/unit/asan.c */
+    bb_unit *asan_from;        /* the switch in flight, for src/unit/fibers.c */
     void (*asan_fn)(void *);
     void *asan_arg;
     bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
@@ -89,6 +90,7 @@ void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
 void bb_xstream_init_binding(bb_xstream *es);
 void bb_xstream_apply_binding(bb_xstream *es);
 int bb_xstream_rebind_for_rank(bb_xstream *es);
+int bb_xstream_cpuid(bb_xstream *es); /* bound CPU or -1, read under the binding lock */
 void bb_xstream_restore_primary_binding(void);
 
 #endif

@@ -105,7 +105,7 @@ void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent)
             xstream_state_name(bb_load_relaxed(&es->state)));
     fprintf(fp, "%*srunning     : %p\n", indent, "", (void *)bb_load_relaxed(&es->current));
     fprintf(fp, "%*smain sched  : %p\n", indent, "", (void *)es->main_sched);
-    fprintf(fp, "%*scpu         : %d\n", indent, "", es->cpuid);
+    fprintf(fp, "%*scpu         : %d\n", indent, "", bb_xstream_cpuid(es));
 }
 
 static void print_pool(FILE *fp, bb_pool *p, int indent)
@@ -161,17 +161,17 @@ static void print_unit(FILE *fp, bb_unit *u, int indent)
 {
     bb_info_print_unit_header(fp, u, indent);
     indent += 2;
-    bb_xstream *es = u->xstream;
+    bb_xstream *es = bb_load_relaxed(&u->xstream);
     fprintf(fp, "%*stype        : %s\n", indent, "", unit_type_name(u));
     fprintf(fp, "%*syieldable   : %s\n", indent, "", yes_no(bb_unit_is_ult(u)));
     fprintf(fp, "%*sstate       : %s\n", indent, "", thread_state_name(bb_unit_state(u)));
     fprintf(fp, "%*slast xstream: %p (rank %d)\n", indent, "", (void *)es,
             es ? bb_load_relaxed(&es->rank) : -1);
-    fprintf(fp, "%*spool        : %p\n", indent, "", (void *)u->pool);
+    fprintf(fp, "%*spool        : %p\n", indent, "", (void *)bb_load_relaxed(&u->pool));
     fprintf(fp, "%*sfunction    : %p\n", indent, "", (void *)(uintptr_t)u->func);
     fprintf(fp, "%*sargument    : %p\n", indent, "", u->arg);
     fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(u->flags & BB_UNIT_NAMED));
-    fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(u->flags & BB_UNIT_MIGRATABLE));
+    fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(bb_load_relaxed(&u->migratable)));
     fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&u->requests));
     fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)u->keys);
     if (bb_unit_is_ult(u))

@@ -34,7 +34,8 @@ void bb_pool_retain(bb_pool *pool)
 /* A scheduler lets go of a pool; an automatic pool dies with its last user. */
 void bb_pool_release(bb_pool *pool)
 {
-    if (bb_fetch_add_acq_rel(&pool->num_scheds, (uint32_t)-1) == 1 && pool->automatic)
+    bool automatic = pool->automatic; /* once the count drops, the user may free it */
+    if (bb_fetch_add_acq_rel(&pool->num_scheds, (uint32_t)-1) == 1 && automatic)
         bb_pool_destroy(pool);
 }
 
@@ -47,6 +48,10 @@ void bb_pool_free_memory(bb_pool *pool)
 
 void bb_pool_destroy(bb_pool *pool)
 {
+    /* A unit that stopped being blocked here may still be inside
+     * bb_unit_uncount_blocked, which holds the lock while it looks. */
+    bb_spin_lock(&pool->lock);
+    bb_spin_unlock(&pool->lock);
     if (pool->ops->destroy)
         pool->ops->destroy(pool);
     bb_pool_free_memory(pool);
@@ -94,7 +99,7 @@ int ABT_pool_free(ABT_pool *pool)
     if (!pool || *pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
     bb_pool *p = bb_pool_of(*pool);
-    if (bb_load_relaxed(&p->num_scheds) != 0)
+    if (bb_load_acquire(&p->num_scheds) != 0) /* acquire: their last look came before */
         return ABT_ERR_POOL; /* still used by a scheduler */
     bb_pool_destroy(p);
     *pool = ABT_POOL_NULL;

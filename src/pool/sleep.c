@@ -31,17 +31,19 @@ void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell)
 {
     bb_spin_lock(&pool->lock);
     if (!s->linked) {
-        s->bell = bell;
+        /* An owner always links a node with the same bell: a pusher still
+         * ringing it reads the bell while we relink. */
+        if (s->bell != bell)
+            s->bell = bell;
         s->prev = NULL;
         s->next = pool->sleepers;
         if (s->next)
             s->next->prev = s;
-        pool->sleepers = s;
+        bb_store_relaxed(&pool->sleepers, s);
         s->linked = true;
     }
     bb_spin_unlock(&pool->lock);
-    /* Pair with the barrier after a user pool's push (user.c). */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    bb_pool_sleep_barrier(pool); /* pairs with the one after a user pool's push */
 }
 
 static void unlink_sleeper(bb_pool *pool, bb_pool_sleeper *s)
@@ -49,7 +51,7 @@ static void unlink_sleeper(bb_pool *pool, bb_pool_sleeper *s)
     if (s->prev)
         s->prev->next = s->next;
     else
-        pool->sleepers = s->next;
+        bb_store_relaxed(&pool->sleepers, s->next);
     if (s->next)
         s->next->prev = s->prev;
     s->linked = false;

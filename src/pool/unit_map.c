@@ -29,7 +29,7 @@ bb_unit *bb_unit_map_find(ABT_unit unit)
 
 ABT_unit bb_unit_to_handle(bb_unit *u)
 {
-    if ((u->flags & BB_UNIT_HAS_USER_UNIT) && u->unit_pool == u->pool)
+    if (u->unit_pool && u->unit_pool == u->pool)
         return u->user_unit;
     return (ABT_unit)((uintptr_t)u | BB_UNIT_BUILTIN_BIT);
 }

@@ -65,12 +65,13 @@ static __attribute__((noinline)) void free_legacy_unit(const bb_pool_user *d, AB
 /* Give the unit of `u`'s user pool back to that pool. */
 void bb_unit_drop_user_unit(bb_unit *u)
 {
-    if (!(u->flags & BB_UNIT_HAS_USER_UNIT))
-        return;
     bb_pool *p = u->unit_pool;
+    if (!p)
+        return;
     ABT_unit unit = u->user_unit;
-    u->flags &= ~(uint32_t)BB_UNIT_HAS_USER_UNIT; /* user_unit, unit_pool: stale */
-    bb_unit_map_remove(unit);
+    bb_unit_map_remove(unit); /* finds u by its user_unit */
+    u->unit_pool = NULL;
+    u->user_unit = ABT_UNIT_NULL;
     const bb_pool_user *d = p->user;
     if (d->legacy) {
         free_legacy_unit(d, unit);
@@ -90,9 +91,8 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
     bb_unit_drop_user_unit(u);
     u->user_unit = unit;
     u->unit_pool = pool;
-    u->flags |= BB_UNIT_HAS_USER_UNIT;
     bb_unit_map_insert(unit, u);
-    u->pool = pool;
+    bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */
     return ABT_SUCCESS;
 }
 
@@ -101,18 +101,18 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
 int bb_unit_set_pool(bb_unit *u, bb_pool *pool)
 {
     if (pool->user) {
-        if (!((u->flags & BB_UNIT_HAS_USER_UNIT) && u->unit_pool == pool))
+        if (u->unit_pool != pool)
             return bb_unit_attach_user_unit(u, pool);
     } else {
         bb_unit_drop_user_unit(u);
     }
-    u->pool = pool;
+    bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */
     return ABT_SUCCESS;
 }
 
 static bool has_unit_of(const bb_unit *u, const bb_pool *p)
 {
-    return (u->flags & BB_UNIT_HAS_USER_UNIT) && u->unit_pool == p;
+    return u->unit_pool == p;
 }
 
 /* Make `p`'s unit for `u`, which is pushed into `p` without having been
@@ -125,7 +125,7 @@ static __attribute__((noinline)) ABT_unit make_unit_for_push(bb_pool *p, bb_unit
         fprintf(stderr, "bobbin: a user pool's create-unit callback failed during a push\n");
         abort();
     }
-    u->pool = keep;
+    bb_store_relaxed(&u->pool, keep);
     return u->user_unit;
 }
 
@@ -146,7 +146,7 @@ static inline void wake_after_user_push(bb_pool *p, size_t n)
 {
     if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS))
         return;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    bb_pool_sleep_barrier(p);
     for (size_t i = 0; i < n && bb_load_relaxed(&p->sleepers); i++)
         bb_pool_wake_one(p);
 }
@@ -278,7 +278,7 @@ static bool legacy_pool_is_empty(bb_pool *p)
 
 static int legacy_pool_remove(bb_pool *p, bb_unit *u)
 {
-    if (!(u->flags & BB_UNIT_HAS_USER_UNIT) || u->unit_pool != p)
+    if (u->unit_pool != p)
         return ABT_ERR_POOL;
     return p->user->old.p_remove(bb_pool_handle(p), u->user_unit);
 }

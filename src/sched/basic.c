@@ -104,7 +104,7 @@ static void back_off(bb_sched *s, bb_idle *idle)
  * parent to sleep with it. */
 static bool can_sleep(bb_sched *s)
 {
-    if (s->used != BB_SCHED_MAIN)
+    if (bb_load_relaxed(&s->used) != BB_SCHED_MAIN)
         return false;
     for (int i = 0; i < s->num_pools; i++)
         if (!bb_pool_can(s->pools[i], BB_POOL_WAKES_SLEEPERS))

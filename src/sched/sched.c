@@ -157,7 +157,7 @@ bool bb_sched_has_to_stop(bb_sched *s)
     uint32_t req = bb_load_acquire(&s->request);
     if (req & BB_SCHED_REQ_EXIT)
         return true;
-    if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) || s->used == BB_SCHED_IN_POOL)
+    if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) || bb_load_relaxed(&s->used) == BB_SCHED_IN_POOL)
         return pools_are_drained(s);
     return false;
 }
@@ -171,7 +171,7 @@ void bb_sched_check_events(bb_sched *s)
 {
     if (__builtin_expect(bb_info_dump_requested(), 0))
         bb_info_dump_rendezvous(s); /* ABT_info_trigger_print_all_thread_stacks */
-    if (s->used != BB_SCHED_IN_POOL || !s->unit)
+    if (bb_load_relaxed(&s->used) != BB_SCHED_IN_POOL || !s->unit)
         return;
     bb_xstream *es = bb_self_xstream();
     uint32_t inherited = bb_load_acquire(&es->main_sched->request) &

@@ -42,7 +42,7 @@ static void post_request(bb_unit *u, bb_pool *to)
 
 static bool take_out_of_pool(bb_unit *u)
 {
-    bb_pool *from = u->pool;
+    bb_pool *from = bb_load_relaxed(&u->pool);
     return bb_unit_state(u) == ABT_THREAD_STATE_READY && from &&
            bb_pool_can(from, BB_POOL_CAN_REMOVE) && from->ops->remove(from, u) == ABT_SUCCESS;
 }
@@ -85,7 +85,7 @@ static int check_migratable(ABT_thread thread, bb_unit **out)
     bb_unit *u = bb_unit_of(thread);
     if (bb_unit_is_terminated(u))
         return ABT_ERR_INV_THREAD;
-    if (!(bb_load_relaxed(&u->flags) & BB_UNIT_MIGRATABLE))
+    if (!bb_load_relaxed(&u->migratable))
         return ABT_ERR_INV_THREAD; /* as Argobots: primary, schedulers, opted out */
     *out = u;
     return ABT_SUCCESS;
@@ -104,7 +104,7 @@ int ABT_thread_migrate_to_pool(ABT_thread thread, ABT_pool pool)
         return err;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
-    if (bb_pool_of(pool) == u->pool)
+    if (bb_pool_of(pool) == bb_load_relaxed(&u->pool))
         return ABT_ERR_MIGRATION_TARGET; /* already there */
     return bb_unit_migrate(u, bb_pool_of(pool));
 }
@@ -122,7 +122,7 @@ static bool sched_has_pool(bb_sched *s, bb_pool *pool)
 static int migrate_to_sched(bb_unit *u, bb_sched *s)
 {
     bb_pool *to = bb_sched_migration_pool(s);
-    if (!to || sched_has_pool(s, u->pool))
+    if (!to || sched_has_pool(s, bb_load_relaxed(&u->pool)))
         return ABT_ERR_MIGRATION_TARGET;
     return bb_unit_migrate(u, to);
 }
@@ -162,11 +162,12 @@ static bb_xstream *pick_other_xstream(bb_unit *u)
 {
     bb_xstream *pick = NULL;
     pthread_mutex_lock(&bb_rt.lock);
-    int start = u->xstream ? bb_load_relaxed(&u->xstream->rank) : 0;
+    bb_xstream *last = bb_load_relaxed(&u->xstream);
+    int start = last ? bb_load_relaxed(&last->rank) : 0;
     for (int i = 1; i <= bb_rt.xstreams_cap && !pick; i++) {
         bb_xstream *es = bb_rt.xstreams[(start + i) % bb_rt.xstreams_cap];
-        if (es && es != u->xstream && xstream_is_running(es) &&
-            !sched_has_pool(es->main_sched, u->pool))
+        if (es && es != last && xstream_is_running(es) &&
+            !sched_has_pool(es->main_sched, bb_load_relaxed(&u->pool)))
             pick = es;
     }
     pthread_mutex_unlock(&bb_rt.lock);

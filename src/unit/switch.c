@@ -94,7 +94,7 @@ static void register_joiner(void *arg)
     bb_unit *target = (bb_unit *)self->wait_target;
     uintptr_t expected = BB_JOIN_NOBODY;
 
-    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
     if (!bb_cas_acq_rel(&target->joiner, &expected, bb_waiter_of_ult(self))) {
         /* The target finished meanwhile (or somebody else waits for it):
          * nothing will wake us, so become ready again right away. */
@@ -108,7 +108,7 @@ static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *parent = self->parent;
-    es->current = parent;
+    bb_store_relaxed(&es->current, parent);
     bb_switch(self, parent, then, arg);
 }
 
@@ -151,9 +151,9 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
         wait_until_saved(u); /* before a request may end it and free its stack */
     if (__builtin_expect(bb_load_relaxed(&u->requests) != 0, 0) && !serve_requests(u))
         return;
-    u->xstream = es;
+    bb_store_relaxed(&u->xstream, es); /* read by others, e.g. get_last_xstream */
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-    es->current = u;
+    bb_store_relaxed(&es->current, u);
     if (is_ult) {
         u->parent = sched_unit;
         bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
@@ -162,7 +162,7 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
         u->func(u->arg);
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
-        es->current = sched_unit; /* a tasklet never leaves its ES */
+        bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
         bb_unit_terminate(u);
     }
 }
@@ -179,9 +179,9 @@ static void adopt(bb_unit *self, bb_unit *target)
     bb_xstream *es = bb_self_xstream();
     BB_TOOL_EVENT(target, ABT_TOOL_EVENT_THREAD_RUN, NULL, self, self->parent, 0, NULL);
     target->parent = self->parent;
-    target->xstream = es;
+    bb_store_relaxed(&target->xstream, es);
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-    es->current = target;
+    bb_store_relaxed(&es->current, target);
     wait_until_saved(target);
 }
 
@@ -218,7 +218,7 @@ static void prepare_suspend(bb_unit *self, bool by_user)
     else
         self->blocked_in = NULL;
     bb_store_relaxed(&self->switching, 1u);
-    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
     if (by_user)
         bb_store_release(&self->resumable, 1u); /* only now may a resume take it */
 }
@@ -260,7 +260,7 @@ void bb_ult_block_releasing(bb_unit *self, const bb_wait_node *wait_on, bb_spinl
                   wait_on->sync_type, wait_on->sync_obj);
     self->wait_target = wait_on;
     bb_unit_count_blocked(self);
-    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
+    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
     switch_to_parent(self, release_spinlock, lock);
     self->wait_target = NULL;
 }
@@ -278,7 +278,7 @@ void bb_ult_exit(bb_unit *self)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *parent = self->parent;
-    es->current = parent;
+    bb_store_relaxed(&es->current, parent);
     bb_switch_exit(self, parent, finish_exited, self);
 }
 
@@ -290,10 +290,18 @@ void bb_ult_exit(bb_unit *self)
  * and gone back to sleep. (A non-empty pool woke somebody with its push.) */
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
 {
+    /* Under the pool's lock: once the count drops, the pool may be destroyed
+     * (its last blocked unit gone, its scheduler finished), and
+     * bb_pool_destroy takes this lock before freeing it. */
+    bb_pool_sleeper *s = NULL;
+    bb_spin_lock(&was->lock);
     long left = __atomic_sub_fetch(&was->num_blocked, 1, __ATOMIC_ACQ_REL);
     bool may_finish = was != now || (left == 0 && bb_pool_is_empty(was));
     if (may_finish && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
-        bb_pool_wake_one(was);
+        s = bb_pool_take_sleeper_locked(was);
+    bb_spin_unlock(&was->lock);
+    if (s)
+        bb_pool_ring_sleeper(s);
 }
 
 /* A blocked ULT becomes ready: back into its pool (or a migration target).

@@ -20,6 +20,8 @@ static void spec_from_attr(ABT_thread_attr attr, bool named, bb_unit_spec *spec)
     spec->is_ult = true;
     spec->named = named;
     spec->defer_push = false;
+    spec->migrate_cb = NULL;
+    spec->migrate_cb_arg = NULL;
     if (attr == ABT_THREAD_ATTR_NULL) {
         spec->migratable = true;
         spec->user_stack = NULL;
@@ -30,14 +32,8 @@ static void spec_from_attr(ABT_thread_attr attr, bool named, bb_unit_spec *spec)
     spec->migratable = a->migratable;
     spec->user_stack = a->stack;
     spec->stacksize = a->stacksize;
-}
-
-static void copy_attr_callback(ABT_thread_attr attr, bb_unit *u)
-{
-    if (attr != ABT_THREAD_ATTR_NULL) {
-        u->migrate_cb = bb_attr_of(attr)->migrate_cb;
-        u->migrate_cb_arg = bb_attr_of(attr)->migrate_cb_arg;
-    }
+    spec->migrate_cb = a->migrate_cb;
+    spec->migrate_cb_arg = a->migrate_cb_arg;
 }
 
 static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread_attr attr,
@@ -48,8 +44,6 @@ static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread
     spec.defer_push = defer_push;
     bb_unit *u;
     int err = bb_unit_create(pool, func, arg, &spec, &u);
-    if (err == ABT_SUCCESS && attr != ABT_THREAD_ATTR_NULL && (out || defer_push))
-        copy_attr_callback(attr, u); /* an unnamed pushed ULT may be gone already */
     if (err == ABT_SUCCESS && out)
         *out = u;
     return err;
@@ -97,7 +91,6 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
     err = bb_unit_create(bb_pool_of(pool), thread_func, arg, &spec, &u);
     if (err != ABT_SUCCESS)
         return err;
-    copy_attr_callback(attr, u);
     if (newthread)
         *newthread = bb_unit_handle(u);
     bb_ult_yield_to_unpooled(self, u);
@@ -374,7 +367,7 @@ int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
 {
     int err = check_query(thread, xstream);
     if (err == ABT_SUCCESS)
-        *xstream = bb_xstream_handle(bb_unit_of(thread)->xstream); /* NULL if it never ran */
+        *xstream = bb_xstream_handle(bb_load_relaxed(&bb_unit_of(thread)->xstream)); /* NULL if it never ran */
     return err;
 }
 
@@ -382,7 +375,7 @@ int ABT_thread_get_last_pool(ABT_thread thread, ABT_pool *pool)
 {
     int err = check_query(thread, pool);
     if (err == ABT_SUCCESS)
-        *pool = bb_pool_handle(bb_unit_of(thread)->pool);
+        *pool = bb_pool_handle(bb_load_relaxed(&bb_unit_of(thread)->pool));
     return err;
 }
 
@@ -390,7 +383,7 @@ int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
 {
     int err = check_query(thread, id);
     if (err == ABT_SUCCESS) {
-        bb_pool *p = bb_unit_of(thread)->pool;
+        bb_pool *p = bb_load_relaxed(&bb_unit_of(thread)->pool);
         *id = p ? (int)p->id : -1;
     }
     return err;
@@ -507,7 +500,7 @@ int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
         return ABT_ERR_MEM;
     a->stack = u->stack;
     a->stacksize = u->stack ? u->stacksize : 0;
-    a->migratable = (u->flags & BB_UNIT_MIGRATABLE) != 0;
+    a->migratable = bb_load_relaxed(&u->migratable) != 0;
     a->migrate_cb = u->migrate_cb;
     a->migrate_cb_arg = u->migrate_cb_arg;
     *attr = (ABT_thread_attr)(void *)a;
@@ -523,10 +516,7 @@ int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
     bb_unit *u = bb_unit_of(thread);
     if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
         return ABT_SUCCESS; /* never migratable; Argobots ignores the request */
-    if (migratable != ABT_FALSE)
-        bb_fetch_or_acq_rel(&u->flags, (uint32_t)BB_UNIT_MIGRATABLE);
-    else
-        __atomic_fetch_and(&u->flags, ~(uint32_t)BB_UNIT_MIGRATABLE, __ATOMIC_ACQ_REL);
+    bb_store_relaxed(&u->migratable, (uint32_t)(migratable != ABT_FALSE));
     return ABT_SUCCESS;
 }
 
@@ -535,8 +525,7 @@ int ABT_thread_is_migratable(ABT_thread thread, ABT_bool *is_migratable)
     int err = check_query(thread, is_migratable);
     if (err == ABT_SUCCESS)
         *is_migratable =
-            (bb_load_relaxed(&bb_unit_of(thread)->flags) & BB_UNIT_MIGRATABLE) ? ABT_TRUE
-                                                                                : ABT_FALSE;
+            bb_load_relaxed(&bb_unit_of(thread)->migratable) ? ABT_TRUE : ABT_FALSE;
     return err;
 }
 

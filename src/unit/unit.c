@@ -11,7 +11,7 @@
 #include "bb_mem.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
-#include "bb_sanitizer.h"
+#include "bb_switch.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_waiter.h"
@@ -49,11 +49,12 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->xstream = NULL;
     u->parent = NULL;
     u->ctx = NULL;
-    u->asan_fake_stack = NULL;
+    u->fiber = (struct bb_unit_fiber){0};
     u->requests = 0;
     u->switching = 0;
     u->resumable = 0;
     u->in_wait = 0;
+    u->migratable = 0;
     u->wait_target = NULL;
     u->blocked_in = NULL;
     u->migrate_cb = NULL;
@@ -105,9 +106,11 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
         return ABT_ERR_MEM;
 
     uint32_t flags = (u->flags & stack_flag_mask) | (spec->named ? BB_UNIT_NAMED : 0) |
-                     (spec->migratable ? BB_UNIT_MIGRATABLE : 0) |
                      (spec->is_ult ? BB_UNIT_ULT : 0);
     init_fields(u, pool, func, arg, flags);
+    u->migratable = spec->migratable;
+    u->migrate_cb = spec->migrate_cb;
+    u->migrate_cb_arg = spec->migrate_cb_arg;
     if (pool->user) {
         int err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
         if (err != ABT_SUCCESS) {
@@ -220,10 +223,12 @@ static void release_memory(bb_unit *u)
 {
     if (u->keys)
         bb_unit_free_keys(u);
-    if (u->flags & BB_UNIT_HAS_USER_UNIT)
+    if (u->unit_pool)
         bb_unit_drop_user_unit(u);
     bb_mem_cache *cache = bb_self_mem_cache();
     u->state = BB_UNIT_STATE_FREE; /* for debuggers walking the descriptor chunks */
+    if (__builtin_expect(bb_fiber_tools.any, 0))
+        bb_fibers_release(u);
     if (u->flags & BB_UNIT_CACHED_STACK) {
         bb_mem_ult_free(cache, u); /* the stack stays with the descriptor */
         return;

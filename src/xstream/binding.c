@@ -4,6 +4,10 @@
  * applied to its OS thread now if it runs, else when it starts. With
  * ABT_SET_AFFINITY, an ES with no explicit binding is bound to the CPU at
  * position (rank mod number of CPUs) of the process's CPU set.
+ *
+ * Any thread may change an ES's binding while the ES's thread starts and
+ * applies it, or while another thread changes it too: the binding fields
+ * of every ES are guarded by one lock (binding is rare).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -11,6 +15,8 @@
 #include <string.h>
 
 #include "bb_runtime.h"
+
+static pthread_mutex_t binding_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool cpu_is_usable(int cpuid)
 {
@@ -59,16 +65,30 @@ void bb_xstream_init_binding(bb_xstream *es)
 /* Called by the ES's own thread when it starts (the primary ES: at init). */
 void bb_xstream_apply_binding(bb_xstream *es)
 {
+    pthread_mutex_lock(&binding_lock);
     if (es->cpuid >= 0 || es->affinity)
         apply(es);
+    pthread_mutex_unlock(&binding_lock);
 }
 
 int bb_xstream_rebind_for_rank(bb_xstream *es)
 {
-    if (!bb_rt.config.set_affinity || es->explicit_binding)
-        return ABT_SUCCESS;
-    choose_rank_cpu(es);
-    return apply(es);
+    int err = ABT_SUCCESS;
+    pthread_mutex_lock(&binding_lock);
+    if (bb_rt.config.set_affinity && !es->explicit_binding) {
+        choose_rank_cpu(es);
+        err = apply(es);
+    }
+    pthread_mutex_unlock(&binding_lock);
+    return err;
+}
+
+int bb_xstream_cpuid(bb_xstream *es)
+{
+    pthread_mutex_lock(&binding_lock);
+    int cpuid = es->cpuid;
+    pthread_mutex_unlock(&binding_lock);
+    return cpuid;
 }
 
 /* ABT_finalize: give the primary thread back the CPUs it had before init. */
@@ -91,12 +111,15 @@ int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
     if (!cpu_is_usable(cpuid))
         return ABT_ERR_CPUID;
     bb_xstream *es = bb_xstream_of(xstream);
+    pthread_mutex_lock(&binding_lock);
     es->cpuid = cpuid;
     es->explicit_binding = true;
     free(es->affinity);
     es->affinity = NULL;
     es->num_affinity = 0;
-    return apply(es);
+    int err = apply(es);
+    pthread_mutex_unlock(&binding_lock);
+    return err;
 }
 
 int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
@@ -108,13 +131,16 @@ int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
     if (!cpuid)
         return ABT_ERR_INV_ARG;
     bb_xstream *es = bb_xstream_of(xstream);
+    int err = ABT_SUCCESS;
+    pthread_mutex_lock(&binding_lock);
     if (es->cpuid >= 0)
         *cpuid = es->cpuid;
     else if (es->affinity)
         *cpuid = es->affinity[0]; /* the first CPU of its set */
     else
-        return ABT_ERR_CPUID;     /* not bound */
-    return ABT_SUCCESS;
+        err = ABT_ERR_CPUID;      /* not bound */
+    pthread_mutex_unlock(&binding_lock);
+    return err;
 }
 
 int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
@@ -136,6 +162,7 @@ int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
             return ABT_ERR_MEM;
         memcpy(copy, cpuids, (size_t)num_cpuids * sizeof(int));
     }
+    pthread_mutex_lock(&binding_lock);
     free(es->affinity);
     es->affinity = copy;
     es->num_affinity = num_cpuids;
@@ -143,7 +170,9 @@ int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
     es->explicit_binding = num_cpuids > 0;
     if (!es->explicit_binding)
         choose_rank_cpu(es); /* reset: back to the default binding */
-    return apply(es);
+    int err = apply(es);
+    pthread_mutex_unlock(&binding_lock);
+    return err;
 }
 
 int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
@@ -156,6 +185,7 @@ int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
     if (max_cpuids < 0 || (max_cpuids > 0 && !cpuids))
         return ABT_ERR_INV_ARG;
     bb_xstream *es = bb_xstream_of(xstream);
+    pthread_mutex_lock(&binding_lock);
     const int *set = bb_rt.config.cpus;
     int n = bb_rt.config.num_cpus;
     if (es->affinity) {
@@ -167,6 +197,7 @@ int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
     }
     for (int i = 0; i < n && i < max_cpuids; i++)
         cpuids[i] = set[i];
+    pthread_mutex_unlock(&binding_lock);
     if (num_cpuids)
         *num_cpuids = n;
     return ABT_SUCCESS;

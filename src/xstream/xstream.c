@@ -80,7 +80,7 @@ static void *secondary_main(void *arg)
 {
     bb_xstream *es = arg;
     bb_tls_xstream = es;
-    es->current = es->sched_unit;
+    bb_store_relaxed(&es->current, es->sched_unit);
     es->sched_unit->xstream = es;
     bb_xstream_apply_binding(es);
     bb_overflow_thread_enter();
@@ -106,7 +106,7 @@ static void primary_sched_main(void *arg)
         bb_store_relaxed(&es->main_sched->request, 0u);
     }
     bb_unit *primary = es->finalizer;
-    es->current = primary;
+    bb_store_relaxed(&es->current, primary);
     bb_switch_exit(sched_unit, primary, NULL, NULL);
 }
 
@@ -211,7 +211,7 @@ void bb_xstream_finalize_primary(bb_xstream *es)
     bb_unit *self = es->current;
     es->finalizer = self;
     bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
-    es->current = es->sched_unit;
+    bb_store_relaxed(&es->current, es->sched_unit);
     bb_switch(self, es->sched_unit, NULL, NULL);
     /* Back on the primary ULT, after the scheduler stopped. Its unit of a
      * user pool goes back before that pool does. */
