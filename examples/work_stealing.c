@@ -194,7 +194,7 @@ int main(int argc, char **argv)
         printf("  ES %d started %7ld ULTs; it stole at least %6ld (new ULTs, or ULTs "
                "resuming after a join)\n", i, run, stolen);
         total += run;
-        busy += run > 0;
+        busy += run > 0 || stolen > 0; /* a stolen continuation is work too */
     }
     int failed = 0;
     if (root.result != expected) {

@@ -49,6 +49,7 @@ static int bring_up(void)
     bb_config_read_env(&bb_rt.config);
     bb_rt.next_unit_id = 0;
     bb_rt.next_pool_id = 0;
+    bb_fiber_tools_detect(); /* first: the memory layer adapts to valgrind */
     int err = bb_mem_init();
     if (err != ABT_SUCCESS) {
         release_globals();
@@ -70,7 +71,6 @@ static int bring_up(void)
     bb_rt.primary_xstream = es;
     attach_primary_ult(es, primary);
     bb_xstream_apply_binding(es); /* needs bb_tls_xstream: binds this thread */
-    bb_fiber_tools_detect();
     bb_overflow_install();
     bb_overflow_thread_enter();
     if (bb_rt.config.print_config)

@@ -57,6 +57,10 @@
 #define BB_GUARD_MAP_SHARE_NUM 1
 #define BB_GUARD_MAP_SHARE_DEN 2
 
+/* Under valgrind, which tracks mappings in a fixed table, at most this many
+ * stacks get a guard page (src/mem/mem.c). */
+#define BB_VALGRIND_MAX_GUARDED 1024
+
 _Static_assert((BB_CACHE_LINE & (BB_CACHE_LINE - 1)) == 0, "cache line is a power of two");
 _Static_assert(BB_DEFAULT_THREAD_STACKSIZE >= BB_MIN_STACKSIZE, "default stack too small");
 _Static_assert(BB_DEFAULT_SCHED_STACKSIZE >= BB_MIN_STACKSIZE, "sched stack too small");

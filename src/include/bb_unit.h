@@ -82,7 +82,8 @@ struct bb_unit {
     ABT_unit user_unit;         /* what unit_pool's create-unit callback made */
     bb_pool *unit_pool;         /* the user pool that made user_unit, or NULL: none */
     bb_unit *map_next;          /* chain in the ABT_unit -> bb_unit map */
-    /* What sanitizers and valgrind know of it (src/unit/fibers.c). */
+    /* What sanitizers and valgrind know of it (src/unit/fibers.c); zero
+     * whenever the descriptor holds no unit. */
     struct bb_unit_fiber {
         void *asan_fake_stack;  /* ASan's fake stack, saved while switched out */
         void *tsan;             /* its TSan fiber, or NULL */

@@ -14,6 +14,7 @@
 #include "bb_config.h"
 #include "bb_mem.h"
 #include "bb_runtime.h"
+#include "bb_sanitizer.h"
 
 typedef struct {
     bb_free_item *head;
@@ -220,6 +221,7 @@ static bb_unit *new_desc(void)
     if (c) {
         u = (bb_unit *)(void *)(c->units + (size_t)c->carved * c->desc_size);
         u->state = BB_UNIT_STATE_FREE;
+        u->fiber = (struct bb_unit_fiber){0}; /* and so it stays while no unit uses it */
         bb_store_release(&c->carved, c->carved + 1);
     }
     pthread_mutex_unlock(&depot.lock);
@@ -392,6 +394,10 @@ int bb_mem_init(void)
     depot.desc_size = (sizeof(bb_unit) + BB_CACHE_LINE - 1) & ~(size_t)(BB_CACHE_LINE - 1);
     /* A guarded stack costs two mappings (guard + stack). */
     depot.max_guarded = max_maps * BB_GUARD_MAP_SHARE_NUM / BB_GUARD_MAP_SHARE_DEN / 2;
+    /* valgrind tracks every mapping in a fixed table (VG_N_SEGMENTS, tens of
+     * thousands): there, guard pages must leave most of it to the stacks. */
+    if (bb_fiber_tools.valgrind && depot.max_guarded > BB_VALGRIND_MAX_GUARDED)
+        depot.max_guarded = BB_VALGRIND_MAX_GUARDED;
     depot.num_guarded = 0;
     return ABT_SUCCESS;
 }

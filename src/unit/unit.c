@@ -49,7 +49,8 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->xstream = NULL;
     u->parent = NULL;
     u->ctx = NULL;
-    u->fiber = (struct bb_unit_fiber){0};
+    /* u->fiber is already zero: a new descriptor's is, and the release of
+     * a unit clears what the tools set (bb_fibers_release). */
     u->requests = 0;
     u->switching = 0;
     u->resumable = 0;
