@@ -13,6 +13,7 @@
 #define BB_TEST_H
 
 #include <abt.h>
+#include <valgrind/valgrind.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,27 @@ static inline void bb_test_begin(unsigned seconds)
 }
 
 #define BB_TEST_BEGIN(seconds) bb_test_begin(seconds)
+
+/* Under ThreadSanitizer every context switch costs tens of microseconds and
+ * every ULT that has run holds one of its 8128 thread slots; under valgrind
+ * everything runs tens of times slower and mappings are tracked in a fixed
+ * table. Stress tests pick their sizes at run time with
+ * BB_TEST_SIZE(normal, small); static arrays take the normal size. */
+#if defined(__SANITIZE_THREAD__)
+#define BB_TEST_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BB_TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef BB_TEST_UNDER_TSAN
+#define BB_TEST_UNDER_TSAN 0
+#endif
+static inline int bb_test_is_slow_run(void)
+{
+    return BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND;
+}
+#define BB_TEST_SIZE(normal, small) (bb_test_is_slow_run() ? (small) : (normal))
 
 #define BB_TEST_END()                                                                      \
     do {                                                                                   \

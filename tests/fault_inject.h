@@ -32,6 +32,16 @@
  *     fi_armed_live() after a failed call tells how many of the blocks it
  *     allocated it kept (a leak, unless the runtime keeps them on purpose,
  *     e.g. a grown table).
+ *
+ * Not under ThreadSanitizer: TSan brings its own allocator and interceptors
+ * and initializes from the dynamic loader, before main and before any
+ * constructor; an interposed (and instrumented) malloc called from there
+ * crashes. A TSan-instrumented test executable therefore does not define the
+ * interposers at all (compile-time check), and fi_begin() also looks for the
+ * TSan runtime at run time (a weak reference to __tsan_init: the runtime is
+ * loaded although this file was not instrumented); either way the test prints
+ * SKIP and exits with FI_SKIP_CODE, which tests/CMakeLists.txt declares as the
+ * SKIP_RETURN_CODE of the fault tests.
  */
 #ifndef FAULT_INJECT_H
 #define FAULT_INJECT_H
@@ -47,6 +57,26 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/types.h>
+
+#define FI_SKIP_CODE 77
+
+#if defined(__SANITIZE_THREAD__)
+#define FI_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FI_UNDER_TSAN 1
+#endif
+#endif
+#ifndef FI_UNDER_TSAN
+#define FI_UNDER_TSAN 0
+#endif
+#if FI_UNDER_TSAN
+/* The helpers below serve only the interposers, which are left out. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
+/* Defined only when the TSan runtime is loaded. */
+extern void __tsan_init(void) __attribute__((weak));
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -114,10 +144,12 @@ static void fi_resolve(void)
     __atomic_store_n(&fi_resolved, 1, __ATOMIC_RELEASE);
 }
 
+#if !FI_UNDER_TSAN
 __attribute__((constructor(101))) static void fi_ctor(void)
 {
     fi_resolve();
 }
+#endif
 
 /* ---- a tiny spinlock (no allocation, usable inside malloc) ------------------ */
 
@@ -272,6 +304,8 @@ static int fi_hit(void)
 }
 
 /* ---- the interposed functions ---------------------------------------------- */
+
+#if !FI_UNDER_TSAN
 
 void *malloc(size_t size)
 {
@@ -435,6 +469,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(vo
         return EAGAIN;
     return fi_real_pthread_create(thread, attr, fn, arg);
 }
+#endif /* !FI_UNDER_TSAN */
 
 /* ---- the sweep driver ------------------------------------------------------- */
 /*
@@ -600,8 +635,13 @@ static inline ABT_pool fi_main_pool(void)
     return pool;
 }
 
+/* Call first in main: exits with FI_SKIP_CODE under ThreadSanitizer. */
 static inline void fi_begin(void)
 {
+    if (FI_UNDER_TSAN || __tsan_init) {
+        printf("SKIP: allocation-failure injection does not work under ThreadSanitizer\n");
+        exit(FI_SKIP_CODE);
+    }
     fi_resolve();
     fi_verbose = getenv("FI_VERBOSE") != NULL;
     /* Mappings made before main (e.g. by a sanitizer runtime) are not ours. */

@@ -75,6 +75,11 @@ int main(int argc, char **argv)
     ref_up = third();
     ref_up_x87 = third_x87();
     fesetround(FE_TONEAREST);
+    if (ref_up == ref_near && ref_up_x87 == ref_near_x87) {
+        /* valgrind, for one, computes in round-to-nearest whatever the mode */
+        printf("SKIP: rounding modes have no effect here (an emulator?)\n");
+        return 77;
+    }
     CHECK(ref_up > ref_near);
     CHECK(ref_up_x87 > ref_near_x87);
 

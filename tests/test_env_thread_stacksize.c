@@ -15,14 +15,14 @@ static void measure(void *arg)
         ABT_thread_get_stacksize(self, &seen_size);
 }
 
-static volatile char sink;
+static char sink; /* written by ULTs on several ESs: atomic */
 static void deep(void *arg)
 {
     /* Use most of a 64 KiB stack. */
     volatile char buf[48 * 1024];
     for (size_t i = 0; i < sizeof(buf); i += 512)
         buf[i] = (char)i;
-    sink = buf[(size_t)arg % sizeof(buf)];
+    __atomic_store_n(&sink, buf[(size_t)arg % sizeof(buf)], __ATOMIC_RELAXED);
 }
 
 static size_t default_stacksize(void)

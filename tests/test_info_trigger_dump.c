@@ -10,15 +10,16 @@
 
 static FILE *out;
 static double timeout_s;
-static volatile int dumps;
-static volatile ABT_bool last_forced;
-static volatile int stop_busy;
+/* Shared between the callback, ULTs on ES 1 and the primary ULT: atomic. */
+static int dumps;
+static ABT_bool last_forced;
+static int stop_busy;
 
 static void dumped(ABT_bool forced, void *arg)
 {
     CHECK(arg == &dumps);
-    last_forced = forced;
-    dumps++;
+    __atomic_store_n(&last_forced, forced, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&dumps, 1, __ATOMIC_RELEASE);
 }
 
 static void on_signal(int sig)
@@ -30,14 +31,14 @@ static void on_signal(int sig)
 static void yield_until_dumped(void *arg)
 {
     int goal = (int)(long)arg;
-    while (dumps < goal)
+    while (__atomic_load_n(&dumps, __ATOMIC_ACQUIRE) < goal)
         ABT_thread_yield();
 }
 
 static void busy(void *arg)
 {
     (void)arg;
-    while (!stop_busy)
+    while (!__atomic_load_n(&stop_busy, __ATOMIC_RELAXED))
         ; /* never returns to its scheduler */
 }
 
@@ -60,7 +61,7 @@ static char *dump_once(ABT_pool pool, int goal, size_t *len)
         CHECK_OK(ABT_thread_create(pool, yield_until_dumped, (void *)(long)goal,
                                    ABT_THREAD_ATTR_NULL, &t[i]));
     raise(SIGUSR1);
-    while (dumps < goal)
+    while (__atomic_load_n(&dumps, __ATOMIC_ACQUIRE) < goal)
         CHECK_OK(ABT_thread_yield());
     for (int i = 0; i < 3; i++)
         CHECK_OK(ABT_thread_free(&t[i]));
@@ -86,7 +87,7 @@ int main(void)
         CHECK(strstr(text, "end of the stack dump") != NULL);
         /* The 3 ULTs of ES 1's pool, plus maybe the primary ULT in ES 0's. */
         CHECK(count(text, "ULT 0x") >= 3);
-        CHECK_EQ(last_forced, ABT_FALSE);
+        CHECK_EQ(__atomic_load_n(&last_forced, __ATOMIC_RELAXED), ABT_FALSE);
         free(text);
     }
 
@@ -98,13 +99,13 @@ int main(void)
     char *text = NULL;
     out = open_memstream(&text, &len);
     raise(SIGUSR1);
-    while (dumps < 3)
+    while (__atomic_load_n(&dumps, __ATOMIC_ACQUIRE) < 3)
         CHECK_OK(ABT_thread_yield());
     fclose(out);
-    CHECK_EQ(last_forced, ABT_TRUE);
+    CHECK_EQ(__atomic_load_n(&last_forced, __ATOMIC_RELAXED), ABT_TRUE);
     CHECK(strstr(text, "only 1 of 2 execution streams stopped") != NULL);
     free(text);
-    stop_busy = 1;
+    __atomic_store_n(&stop_busy, 1, __ATOMIC_RELAXED);
     CHECK_OK(ABT_thread_free(&hog));
 
     CHECK_OK(ABT_xstream_free(&es));

@@ -9,14 +9,15 @@
 #include "bb_test.h"
 #include <stdatomic.h>
 
-#define N 1000
+#define N_MAX 1000
+static int N; /* N_MAX, or fewer under TSan/valgrind (bb_test.h) */
 #define YIELDS 40
-#define MIGRATIONS 20000
+#define MIGRATIONS BB_TEST_SIZE(20000, 1000)
 
-static ABT_thread threads[N];
+static ABT_thread threads[N_MAX];
 static ABT_pool pools[3];
-static atomic_int finished[N];
-static atomic_int cb_count[N];
+static atomic_int finished[N_MAX];
+static atomic_int cb_count[N_MAX];
 static atomic_int cb_total, cb_bad;
 static atomic_int done;
 
@@ -36,7 +37,7 @@ static void cb(ABT_thread thread, void *arg)
 }
 
 static atomic_int stop;
-static atomic_int ranks_seen[N];
+static atomic_int ranks_seen[N_MAX];
 
 static void worker(void *arg)
 {
@@ -64,6 +65,7 @@ static unsigned next_random(void)
 int main(void)
 {
     BB_TEST_BEGIN(30);
+    N = BB_TEST_SIZE(N_MAX, 200);
     CHECK_OK(ABT_init(0, NULL));
     ABT_xstream primary, es[2];
     CHECK_OK(ABT_xstream_self(&primary));

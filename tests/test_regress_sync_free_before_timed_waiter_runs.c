@@ -10,7 +10,8 @@
 static ABT_mutex mutex;
 static ABT_cond cond;
 static ABT_eventual eventual;
-static volatile int waiting, freed, waiter_done;
+static int waiting; /* polled from another ES: atomic */
+static volatile int freed, waiter_done;
 
 static struct timespec far_deadline(void)
 {
@@ -25,7 +26,7 @@ static void cond_waiter(void *arg)
     (void)arg;
     struct timespec ts = far_deadline();
     ABT_mutex_lock(mutex);
-    waiting = 1;
+    __atomic_store_n(&waiting, 1, __ATOMIC_RELEASE);
     CHECK_OK(ABT_cond_timedwait(cond, mutex, &ts));
     ABT_mutex_unlock(mutex);
     waiter_done = 1;
@@ -45,7 +46,7 @@ static void eventual_waiter(void *arg)
 {
     (void)arg;
     struct timespec ts = far_deadline();
-    waiting = 1;
+    __atomic_store_n(&waiting, 1, __ATOMIC_RELEASE);
     CHECK_OK(ABT_eventual_timedwait(eventual, NULL, &ts));
     waiter_done = 1;
 }
@@ -68,10 +69,11 @@ static void run(void (*waiter)(void *), void (*freer)(void *))
     CHECK_OK(ABT_sched_create_basic(ABT_SCHED_BASIC, 2, pools, ABT_SCHED_CONFIG_NULL, &sched));
     ABT_xstream es;
     CHECK_OK(ABT_xstream_create(sched, &es));
-    waiting = freed = waiter_done = 0;
+    __atomic_store_n(&waiting, 0, __ATOMIC_RELAXED);
+    freed = waiter_done = 0;
     ABT_thread w, f;
     CHECK_OK(ABT_thread_create(pools[1], waiter, NULL, ABT_THREAD_ATTR_NULL, &w));
-    while (!waiting)
+    while (!__atomic_load_n(&waiting, __ATOMIC_ACQUIRE))
         CHECK_OK(ABT_thread_yield());
     usleep(10000); /* let it block */
     CHECK_OK(ABT_thread_create(pools[0], freer, NULL, ABT_THREAD_ATTR_NULL, &f));

@@ -4,10 +4,11 @@
  * under the default vm.max_map_count (65530). */
 #include "bb_test.h"
 
-#define N 100000
+#define N_MAX 100000
+static long N; /* N_MAX, or fewer under TSan/valgrind (bb_test.h) */
 
 static int started, finished;
-static unsigned char touched[N];
+static unsigned char touched[N_MAX];
 
 static void body(void *arg)
 {
@@ -25,6 +26,7 @@ static void body(void *arg)
 int main(void)
 {
     BB_TEST_BEGIN(60);
+    N = BB_TEST_SIZE(N_MAX, 6000);
     unsetenv("ABT_THREAD_STACKSIZE");
     CHECK_OK(ABT_init(0, NULL));
     ABT_xstream primary;

@@ -5,7 +5,7 @@
 #include "bb_test.h"
 #include <stdatomic.h>
 
-#define ROUNDS 150
+#define ROUNDS BB_TEST_SIZE(150, 10)
 #define BATCH 200
 
 static atomic_long total;

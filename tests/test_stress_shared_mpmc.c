@@ -5,7 +5,7 @@
 #include "bb_test.h"
 #include <stdatomic.h>
 
-#define N 100000
+#define N BB_TEST_SIZE(100000, 5000)
 #define YIELDS 3
 
 static atomic_long started, finished, yields;

@@ -9,7 +9,7 @@
 #include <time.h>
 #include "bb_test.h"
 
-static int stage[3];
+static int stage[3]; /* polled across ESs: atomic */
 static int passes[3];
 static ABT_thread sleeper;
 static int r_resume_by_ult = -1, r_ext = -1, r_task_suspend = -1, r_ext_suspend = -1;
@@ -17,10 +17,10 @@ static int r_resume_by_ult = -1, r_ext = -1, r_task_suspend = -1, r_ext_suspend 
 static void suspender(void *arg)
 {
     int idx = (int)(intptr_t)arg;
-    stage[idx] = 1;
+    __atomic_store_n(&stage[idx], 1, __ATOMIC_RELEASE);
     __atomic_fetch_add(&passes[idx], 1, __ATOMIC_SEQ_CST);
     ABT_self_suspend();
-    stage[idx] = 2;
+    __atomic_store_n(&stage[idx], 2, __ATOMIC_RELEASE);
 }
 
 static void resumer(void *arg)
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     ABT_thread_state st;
     CHECK_OK(ABT_thread_get_state(sleeper, &st));
     CHECK_EQ(st, ABT_THREAD_STATE_BLOCKED);
-    CHECK_EQ(stage[0], 1);
+    CHECK_EQ(__atomic_load_n(&stage[0], __ATOMIC_ACQUIRE), 1);
     ABT_thread r;
     CHECK_OK(ABT_thread_create(pool2, resumer, NULL, ABT_THREAD_ATTR_NULL, &r));
     CHECK_OK(ABT_thread_free(&r));
@@ -93,8 +93,8 @@ int main(int argc, char **argv)
     /* Resumed once already: a second resume finds it not BLOCKED. */
     CHECK_ERR(ABT_thread_resume(sleeper), ABT_ERR_THREAD);
     CHECK_OK(ABT_thread_join(sleeper));
-    CHECK_EQ(stage[0], 2);
-    CHECK_EQ(passes[0], 1);
+    CHECK_EQ(__atomic_load_n(&stage[0], __ATOMIC_ACQUIRE), 2);
+    CHECK_EQ(__atomic_load_n(&passes[0], __ATOMIC_SEQ_CST), 1);
     CHECK_ERR(ABT_thread_resume(sleeper), ABT_ERR_THREAD); /* TERMINATED */
     CHECK_OK(ABT_thread_free(&sleeper));
 
@@ -108,25 +108,25 @@ int main(int argc, char **argv)
     CHECK_EQ(r_ext, ABT_SUCCESS);
     CHECK_EQ(r_ext_suspend, ABT_ERR_INV_XSTREAM);
     CHECK_OK(ABT_thread_free(&sleeper));
-    CHECK_EQ(stage[1], 2);
-    CHECK_EQ(passes[1], 1);
+    CHECK_EQ(__atomic_load_n(&stage[1], __ATOMIC_ACQUIRE), 2);
+    CHECK_EQ(__atomic_load_n(&passes[1], __ATOMIC_SEQ_CST), 1);
 
     /* 3: a ULT of the primary ES suspends; the primary ULT resumes it. */
     CHECK_OK(ABT_thread_create(pool0, suspender, (void *)(intptr_t)2, ABT_THREAD_ATTR_NULL,
                                &sleeper));
     /* A READY ULT is not suspended. */
     CHECK_ERR(ABT_thread_resume(sleeper), ABT_ERR_THREAD);
-    while (stage[2] == 0)
+    while (__atomic_load_n(&stage[2], __ATOMIC_ACQUIRE) == 0)
         ABT_thread_yield();
     CHECK_OK(ABT_thread_get_state(sleeper, &st));
     CHECK_EQ(st, ABT_THREAD_STATE_BLOCKED);
     for (int i = 0; i < 10; i++)
         ABT_thread_yield(); /* it stays put while blocked */
-    CHECK_EQ(stage[2], 1);
-    CHECK_EQ(passes[2], 1);
+    CHECK_EQ(__atomic_load_n(&stage[2], __ATOMIC_ACQUIRE), 1);
+    CHECK_EQ(__atomic_load_n(&passes[2], __ATOMIC_SEQ_CST), 1);
     CHECK_OK(ABT_thread_resume(sleeper));
     CHECK_OK(ABT_thread_free(&sleeper));
-    CHECK_EQ(stage[2], 2);
+    CHECK_EQ(__atomic_load_n(&stage[2], __ATOMIC_ACQUIRE), 2);
 
     /* Errors. */
     CHECK_ERR(ABT_thread_resume(ABT_THREAD_NULL), ABT_ERR_INV_THREAD);

@@ -85,8 +85,8 @@ int main(void)
     CHECK_EQ(atomic_load(&task_passed), 2);
 
     /* Free while an external thread waits. */
+    atomic_store(&ext_started, 0); /* before the thread may set it */
     CHECK_EQ(pthread_create(&th, NULL, ext_once, NULL), 0);
-    atomic_store(&ext_started, 0);
     while (!atomic_load(&ext_started))
         usleep(100);
     usleep(20000); /* let it get into the wait */

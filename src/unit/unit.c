@@ -153,7 +153,7 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
 /* Runs on the context that follows the unit's last one (see switch.c). */
 void bb_unit_terminate(bb_unit *u)
 {
-    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED);
+    bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
     if (!(u->flags & BB_UNIT_NAMED)) {
         bb_unit_release(u);
         return;
