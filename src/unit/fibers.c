@@ -100,10 +100,12 @@ static void asan_start(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg, bool
 
 /* ---- ThreadSanitizer --------------------------------------------------------- */
 
-static void tsan_switch(bb_unit *from, bb_unit *to)
+/* Inlined into the switch: an instrumented frame of its own would leave TSan's
+ * function-exit on the fiber switched to. */
+static inline __attribute__((always_inline)) void tsan_switch(bb_unit *from, bb_unit *to)
 {
-    if (!from->fiber.tsan && !from->stack)
-        from->fiber.tsan = __tsan_get_current_fiber(); /* its OS thread's fiber */
+    if (!from->stack) /* its OS thread's fiber; a revived ES has a new thread */
+        from->fiber.tsan = __tsan_get_current_fiber();
     if (!to->fiber.tsan)
         to->fiber.tsan = __tsan_create_fiber(0); /* a stack of its own, never run */
     __tsan_switch_to_fiber(to->fiber.tsan, 0);
@@ -123,8 +125,8 @@ static void valgrind_register(bb_unit *to)
 /* ---- the switch ------------------------------------------------------------------ */
 
 /* Everything but the jump; returns the callback the jump must run. */
-static bb_ctx_fn before_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg,
-                             bool exiting, void **fn_arg)
+static inline __attribute__((always_inline)) bb_ctx_fn
+before_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg, bool exiting, void **fn_arg)
 {
     if (bb_fiber_tools.valgrind)
         valgrind_register(to);

@@ -285,7 +285,8 @@ void bb_ult_exit(bb_unit *self)
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that
  * pool may be asleep waiting for its count to reach zero (FINISH): wake it so
  * that it looks again if `u` went elsewhere, or if this was the last blocked
- * unit and the pool is empty. The push of `u` may have woken it already, but
+ * unit (one spurious wake when the pool is not empty is harmless). The push
+ * of `u` may have woken it already, but
  * before the count dropped: it may have run `u`, found the count not yet zero
  * and gone back to sleep. (A non-empty pool woke somebody with its push.) */
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
@@ -296,7 +297,7 @@ void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
     bb_pool_sleeper *s = NULL;
     bb_spin_lock(&was->lock);
     long left = __atomic_sub_fetch(&was->num_blocked, 1, __ATOMIC_ACQ_REL);
-    bool may_finish = was != now || (left == 0 && bb_pool_is_empty(was));
+    bool may_finish = was != now || left == 0; /* no user callback under the lock */
     if (may_finish && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
         s = bb_pool_take_sleeper_locked(was);
     bb_spin_unlock(&was->lock);

@@ -142,6 +142,8 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     u->xstream = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
+    if (__builtin_expect(bb_fiber_tools.any, 0))
+        bb_fibers_release(u); /* a fresh start for the tools too (TSan's shadow stack) */
     if (bb_unit_is_ult(u))
         u->ctx = make_context(u, ult_start, u);
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_REVIVE, pool, bb_self_unit(), NULL, 0, NULL);

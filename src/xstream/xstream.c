@@ -80,6 +80,8 @@ static void *secondary_main(void *arg)
 {
     bb_xstream *es = arg;
     bb_tls_xstream = es;
+    es->native_stack = NULL; /* a revived ES runs on a new thread and stack */
+    es->native_stack_size = 0;
     bb_store_relaxed(&es->current, es->sched_unit);
     es->sched_unit->xstream = es;
     bb_xstream_apply_binding(es);
