@@ -34,9 +34,10 @@ static void ult_start(void *arg)
     bb_ult_exit(self);
 }
 
-/* Every field but the stack ones, which belong to the memory layer. */
+/* Every field but the stack ones, which belong to the memory layer. The
+ * runtime's own units (no spec) never migrate. */
 static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
-                        uint32_t flags)
+                        uint32_t flags, const bb_unit_spec *spec)
 {
     u->next = NULL;
     u->prev = NULL;
@@ -55,11 +56,11 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
     u->switching = 0;
     u->resumable = 0;
     u->in_wait = 0;
-    u->migratable = 0;
+    u->migratable = spec ? spec->migratable : 0;
     u->wait_target = NULL;
     u->blocked_in = NULL;
-    u->migrate_cb = NULL;
-    u->migrate_cb_arg = NULL;
+    u->migrate_cb = spec ? spec->migrate_cb : NULL;
+    u->migrate_cb_arg = spec ? spec->migrate_cb_arg : NULL;
     u->migrate_to = NULL;
     u->id = 0;
     u->keys = NULL;
@@ -108,10 +109,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
 
     uint32_t flags = (u->flags & stack_flag_mask) | (spec->named ? BB_UNIT_NAMED : 0) |
                      (spec->is_ult ? BB_UNIT_ULT : 0);
-    init_fields(u, pool, func, arg, flags);
-    u->migratable = spec->migratable;
-    u->migrate_cb = spec->migrate_cb;
-    u->migrate_cb_arg = spec->migrate_cb_arg;
+    init_fields(u, pool, func, arg, flags, spec);
     if (pool->user) {
         int err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
         if (err != ABT_SUCCESS) {
@@ -262,7 +260,7 @@ bb_unit *bb_unit_alloc_primary(void)
     bb_unit *u = bb_mem_desc_alloc(bb_self_mem_cache());
     if (!u)
         return NULL;
-    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY);
+    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY, NULL);
     u->stack = NULL;
     u->stacksize = 0;
     u->state = ABT_THREAD_STATE_RUNNING;
@@ -275,7 +273,7 @@ int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out)
     bb_unit *u = bb_mem_desc_alloc(cache);
     if (!u)
         return ABT_ERR_MEM;
-    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED);
+    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED, NULL);
     u->stack = NULL;
     u->stacksize = 0;
     u->state = ABT_THREAD_STATE_RUNNING;
