@@ -40,6 +40,7 @@ static void release_globals(void)
     bb_rt.num_xstreams = 0;
     bb_rt.primary_xstream = NULL;
     bb_rt.primary_ult = NULL;
+    bb_unit_map_clear();
     bb_mem_fini();
     bb_config_free(&bb_rt.config);
 }

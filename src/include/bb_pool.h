@@ -190,6 +190,7 @@ bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx);
 ABT_unit bb_unit_to_handle(bb_unit *u);
 bb_unit *bb_unit_from_handle(ABT_unit unit);
 bb_unit *bb_unit_map_find(ABT_unit unit);
+void bb_unit_map_clear(void); /* at finalization */
 
 /* User-defined pools, user.c. */
 int bb_unit_set_pool(bb_unit *u, bb_pool *pool);

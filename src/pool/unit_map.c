@@ -16,6 +16,15 @@
 
 bb_unit_map_bucket bb_unit_map[1u << BB_UNIT_MAP_BITS];
 
+/* At finalization: units never freed leave entries whose descriptors are
+ * about to be released with their chunks; a later ABT_init must not walk
+ * them. No ES runs any more, so no lock is needed. */
+void bb_unit_map_clear(void)
+{
+    for (size_t i = 0; i < sizeof(bb_unit_map) / sizeof(bb_unit_map[0]); i++)
+        bb_unit_map[i].chain = NULL;
+}
+
 bb_unit *bb_unit_map_find(ABT_unit unit)
 {
     bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
