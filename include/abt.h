@@ -398,10 +398,9 @@ typedef struct {
 #define ABT_MUTEX_INITIALIZER                                                 \
     { { 0, 0, 0, 0, 0, 0, 0, 0 } }
 
-/* Recursive mutex: word 1 set to 1, which the library reads as the
- * "recursive" flag. */
+/* Recursive mutex: word 0 is 4, the library's "recursive" flag. */
 #define ABT_RECURSIVE_MUTEX_INITIALIZER                                       \
-    { { 0, 1, 0, 0, 0, 0, 0, 0 } }
+    { { 4, 0, 0, 0, 0, 0, 0, 0 } }
 
 /* Turn a pointer to ABT_mutex_memory into an ABT_mutex. */
 #define ABT_MUTEX_MEMORY_GET_HANDLE(p_mutex_memory)                           \
@@ -1067,78 +1066,6 @@ ABT_API_PUBLIC int ABT_tool_query_thread(ABT_tool_context context,
                                          uint64_t event,
                                          ABT_tool_query_kind query_kind,
                                          void *val);
-
-/* ------------------------------------------------------------------------ */
-/* Inline fast paths                                                        */
-/* ------------------------------------------------------------------------ */
-
-/*
- * With GCC-compatible compilers, the calls below get an inline body for the
- * common case (an uncontended mutex, a query from a work unit); anything else
- * (an error, a wait) calls a library function that does the whole job. Taking the address of one of these functions gives the
- * library's function, which behaves the same, as do programs built against
- * another Argobots header.
- *
- * The bodies rely on three facts about the library's data, pinned by static
- * assertions inside it: the calling OS thread's execution stream is
- * ABT_bobbin_tls_xstream (NULL for an external thread), whose first word is
- * the work unit it runs; and a mutex's first word is 0 when it is free and
- * nobody waits, or the owner's work unit (possibly with flag bits) when it
- * is held. The inline paths are compiled for x86-64 only, where a
- * thread-local variable is read through %fs at each access: a ULT that
- * migrates to another ES between two calls reads the new ES's.
- */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(ABT_BOBBIN_BUILDING_LIBRARY)
-
-struct ABT_bobbin_xstream_head {
-    void *current_unit;
-};
-extern ABT_API_PUBLIC __thread struct ABT_bobbin_xstream_head *ABT_bobbin_tls_xstream
-    __attribute__((tls_model("initial-exec")));
-
-#define ABT_BOBBIN_INLINE_ extern __inline __attribute__((gnu_inline, always_inline))
-
-ABT_BOBBIN_INLINE_ int ABT_mutex_lock(ABT_mutex mutex)
-{
-    struct ABT_bobbin_xstream_head *es = ABT_bobbin_tls_xstream;
-    uintptr_t expected = 0;
-    if (__builtin_expect(mutex && es &&
-                             __atomic_compare_exchange_n((uintptr_t *)(void *)mutex, &expected,
-                                                         (uintptr_t)es->current_unit, 0,
-                                                         __ATOMIC_ACQUIRE, __ATOMIC_RELAXED),
-                         1))
-        return ABT_SUCCESS;
-    return ABT_mutex_lock_high(mutex); /* the library's lock: bobbin has no priorities */
-}
-
-ABT_BOBBIN_INLINE_ int ABT_mutex_unlock(ABT_mutex mutex)
-{
-    struct ABT_bobbin_xstream_head *es = ABT_bobbin_tls_xstream;
-    uintptr_t expected;
-    if (__builtin_expect(mutex && es && (expected = (uintptr_t)es->current_unit,
-                                         __atomic_compare_exchange_n(
-                                             (uintptr_t *)(void *)mutex, &expected, 0, 0,
-                                             __ATOMIC_RELEASE, __ATOMIC_RELAXED)),
-                         1))
-        return ABT_SUCCESS;
-    return ABT_mutex_unlock_de(mutex); /* the library's unlock */
-}
-
-ABT_BOBBIN_INLINE_ int ABT_self_get_thread(ABT_thread *thread)
-{
-    struct ABT_bobbin_xstream_head *es = ABT_bobbin_tls_xstream;
-    if (__builtin_expect(es && thread, 1)) {
-        *thread = (ABT_thread)es->current_unit;
-        return ABT_SUCCESS;
-    }
-    if (!thread)
-        return ABT_ERR_INV_ARG;
-    *thread = ABT_THREAD_NULL;
-    return ABT_initialized() == ABT_SUCCESS ? ABT_ERR_INV_XSTREAM : ABT_ERR_UNINITIALIZED;
-}
-
-#undef ABT_BOBBIN_INLINE_
-#endif /* inline fast paths */
 
 #ifdef __cplusplus
 }

@@ -56,7 +56,8 @@ SYNC_NAMES = {
     3: "xstream join", 4: "thread join", 5: "mutex", 6: "cond", 7: "rwlock",
     8: "eventual", 9: "future", 10: "barrier",
 }
-MUTEX_FLAG_BITS = 3  # BB_MUTEX_WAITERS | BB_MUTEX_NESTED, low bits of bb_mutex.owner
+MUTEX_FLAG_BITS = 7  # BB_MUTEX_WAITERS | NESTED | RECURSIVE, low bits of bb_mutex.owner
+MUTEX_HELD = 8  # the holder of a locked plain mutex, which records no owner
 
 # A saved context holds the callee-saved registers, the stack pointer and
 # where it resumes (rip): every other register is unknown in its frames.
@@ -288,6 +289,8 @@ def mutex_owner(mutex_addr, by_addr):
     owner = int(mutex["owner"]) & ~MUTEX_FLAG_BITS
     if owner == 0:
         return ""
+    if owner == MUTEX_HELD:
+        return ", held (a plain mutex: its holder is not recorded)"
     if owner in by_addr:
         return ", held by %s" % by_addr[owner].label()
     return ", held by an external thread (token 0x%x)" % owner

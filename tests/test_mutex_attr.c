@@ -3,8 +3,10 @@
  * a NULL attribute handle is ABT_ERR_INV_MUTEX_ATTR and NULL pointers are
  * ABT_ERR_INV_ARG; free sets the handle to ABT_MUTEX_ATTR_NULL; all return
  * ABT_ERR_UNINITIALIZED without ABT_init. A mutex copies the attribute at
- * creation (freeing or changing the attribute later does not matter), and
- * ABT_mutex_get_attr returns a new attribute object describing the mutex. */
+ * creation (freeing or changing the attribute later does not matter: a
+ * recursive mutex lets its holder's trylock nest, a plain one refuses it with
+ * ABT_ERR_MUTEX_LOCKED), and ABT_mutex_get_attr returns a new attribute
+ * object describing the mutex. */
 #include "bb_test.h"
 
 int main(void)
@@ -57,13 +59,19 @@ int main(void)
     CHECK(attr == ABT_MUTEX_ATTR_NULL);
     CHECK_ERR(ABT_mutex_attr_free(&attr), ABT_ERR_INV_MUTEX_ATTR);
 
+    /* Their kinds: the holder's trylock nests a recursive mutex and is
+     * refused on a plain one. */
     CHECK_OK(ABT_mutex_lock(rec));
     CHECK_OK(ABT_mutex_lock(rec));
+    CHECK_OK(ABT_mutex_trylock(rec));
     CHECK_OK(ABT_mutex_unlock(rec));
     CHECK_OK(ABT_mutex_unlock(rec));
+    CHECK_OK(ABT_mutex_unlock(rec));
+    CHECK_ERR(ABT_mutex_unlock(rec), ABT_ERR_MUTEX);
     CHECK_OK(ABT_mutex_lock(plain));
-    CHECK_ERR(ABT_mutex_lock(plain), ABT_ERR_MUTEX);
+    CHECK_ERR(ABT_mutex_trylock(plain), ABT_ERR_MUTEX_LOCKED);
     CHECK_OK(ABT_mutex_unlock(plain));
+    CHECK_ERR(ABT_mutex_unlock(plain), ABT_ERR_MUTEX);
 
     /* get_attr: a new object each time, describing the mutex. */
     ABT_mutex_attr a1 = ABT_MUTEX_ATTR_NULL, a2 = ABT_MUTEX_ATTR_NULL;
@@ -76,7 +84,7 @@ int main(void)
     CHECK_EQ(b, ABT_TRUE);
     CHECK_OK(ABT_mutex_attr_set_recursive(a1, ABT_FALSE)); /* the mutex does not change */
     CHECK_OK(ABT_mutex_lock(rec));
-    CHECK_OK(ABT_mutex_lock(rec));
+    CHECK_OK(ABT_mutex_trylock(rec));
     CHECK_OK(ABT_mutex_unlock(rec));
     CHECK_OK(ABT_mutex_unlock(rec));
     CHECK_OK(ABT_mutex_attr_free(&a1));

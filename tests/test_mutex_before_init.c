@@ -1,9 +1,11 @@
 /* The mutex lock family, ABT_mutex_equal and cond signal/broadcast/wait/
  * timedwait work before ABT_init, from the main thread, on static objects:
- * lock, lock_low, lock_high, trylock (ABT_ERR_MUTEX_LOCKED when held),
- * spinlock, unlock, unlock_se, unlock_de, recursive counting; cond_signal and
- * cond_broadcast with nobody waiting; cond_timedwait with a past deadline
- * times out holding the mutex; cond_wait is woken by another pthread. The
+ * lock, lock_low, lock_high, trylock (ABT_ERR_MUTEX_LOCKED when a plain
+ * mutex is held), spinlock, unlock, unlock_se, unlock_de (ABT_ERR_MUTEX when
+ * not locked), recursive counting; cond_signal and cond_broadcast with nobody
+ * waiting; cond_timedwait with a past deadline times out holding the mutex
+ * again (a recursive one at its nesting depth); cond_wait is woken by another
+ * pthread. The
  * routines that need initialization (create, free, get_attr) return
  * ABT_ERR_UNINITIALIZED meanwhile. */
 #include "bb_test.h"
@@ -43,7 +45,6 @@ int main(void)
 
     CHECK_OK(ABT_mutex_lock(m));
     CHECK_ERR(ABT_mutex_trylock(m), ABT_ERR_MUTEX_LOCKED);
-    CHECK_ERR(ABT_mutex_lock(m), ABT_ERR_MUTEX);
     CHECK_OK(ABT_mutex_unlock(m));
     CHECK_ERR(ABT_mutex_unlock(m), ABT_ERR_MUTEX);
     CHECK_OK(ABT_mutex_trylock(m));
@@ -86,8 +87,16 @@ int main(void)
     past.tv_sec -= 1;
     CHECK_OK(ABT_mutex_lock(m));
     CHECK_ERR(ABT_cond_timedwait(c, m, &past), ABT_ERR_COND_TIMEDOUT);
-    CHECK_ERR(ABT_mutex_lock(m), ABT_ERR_MUTEX); /* still ours */
+    CHECK_ERR(ABT_mutex_trylock(m), ABT_ERR_MUTEX_LOCKED); /* held again */
     CHECK_OK(ABT_mutex_unlock(m));
+    CHECK_ERR(ABT_mutex_unlock(m), ABT_ERR_MUTEX);
+    /* The same with a recursive mutex locked twice: both levels come back. */
+    CHECK_OK(ABT_mutex_lock(r));
+    CHECK_OK(ABT_mutex_lock(r));
+    CHECK_ERR(ABT_cond_timedwait(c, r, &past), ABT_ERR_COND_TIMEDOUT);
+    CHECK_OK(ABT_mutex_unlock(r));
+    CHECK_OK(ABT_mutex_unlock(r));
+    CHECK_ERR(ABT_mutex_unlock(r), ABT_ERR_MUTEX);
 
     /* Plain wait, woken by another pthread. */
     pthread_t pt;

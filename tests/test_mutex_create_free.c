@@ -3,7 +3,8 @@
  * ABT_ERR_UNINITIALIZED and create sets *out = ABT_MUTEX_NULL first;
  * freeing ABT_MUTEX_NULL is ABT_ERR_INV_MUTEX; a locked mutex may be freed
  * and free sets the handle to ABT_MUTEX_NULL; create_with_attr with
- * ABT_MUTEX_ATTR_NULL gives a default (non-recursive) mutex. */
+ * ABT_MUTEX_ATTR_NULL gives a default (non-recursive) mutex: its holder's
+ * trylock is ABT_ERR_MUTEX_LOCKED, not a nested lock. */
 #include "bb_test.h"
 
 int main(void)
@@ -51,9 +52,9 @@ int main(void)
     CHECK_EQ(rec, ABT_FALSE);
     CHECK_OK(ABT_mutex_attr_free(&attr));
     CHECK_OK(ABT_mutex_lock(m));
-    CHECK_ERR(ABT_mutex_lock(m), ABT_ERR_MUTEX); /* not recursive */
-    CHECK_ERR(ABT_mutex_trylock(m), ABT_ERR_MUTEX_LOCKED);
+    CHECK_ERR(ABT_mutex_trylock(m), ABT_ERR_MUTEX_LOCKED); /* not recursive: no nesting */
     CHECK_OK(ABT_mutex_unlock(m));
+    CHECK_ERR(ABT_mutex_unlock(m), ABT_ERR_MUTEX);
     CHECK_OK(ABT_mutex_free(&m));
 
     /* Two mutexes are distinct objects. */

@@ -1,7 +1,11 @@
 /* The OS thread that locked a mutex before ABT_init may unlock it after
- * ABT_init, when it runs as the primary ULT (the owner is the same thread).
- * The same holds for a recursive mutex. Another ULT on that thread's ES is
- * not the owner: its lock waits until the primary ULT unlocks. */
+ * ABT_init, when it runs as the primary ULT: a plain mutex stays locked
+ * across ABT_init (it records no owner, so anybody may unlock it), and a
+ * recursive one is owned by the primary ULT (the owner is the same thread).
+ * Another ULT on that thread's ES is not the recursive one's owner: its lock
+ * waits until the primary ULT unlocks. As the owner, the primary ULT may
+ * also lock, trylock and spinlock it again (nesting) and wait on a condition
+ * with it (which gives back every level). */
 #include "bb_test.h"
 
 static ABT_mutex_memory plain_mem = ABT_MUTEX_INITIALIZER;
@@ -33,6 +37,16 @@ int main(void)
     CHECK_OK(ABT_mutex_lock(plain));
     CHECK_OK(ABT_mutex_lock(rec));
     CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_mutex_lock(rec));
+    CHECK_OK(ABT_mutex_trylock(rec));
+    CHECK_OK(ABT_mutex_spinlock(rec));
+    ABT_cond cond;
+    CHECK_OK(ABT_cond_create(&cond));
+    struct timespec past = {0, 0};
+    CHECK_ERR(ABT_cond_timedwait(cond, rec, &past), ABT_ERR_COND_TIMEDOUT);
+    CHECK_OK(ABT_cond_free(&cond));
+    for (int i = 0; i < 3; i++) /* the three levels above */
+        CHECK_OK(ABT_mutex_unlock(rec));
     ABT_thread other;
     CHECK_OK(ABT_thread_create_on_xstream(bb_primary_es(), lock_other, &rec_mem, ABT_THREAD_ATTR_NULL,
                                           &other));

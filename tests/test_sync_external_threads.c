@@ -1,8 +1,10 @@
 /* External threads (pthreads that are not ESs) use the synchronization objects
  * together with ULTs on 2 ESs:
  * - they lock a mutex contended with ULTs (lock, trylock loop, spinlock):
- *   the counter is exact; an external thread cannot unlock a mutex a ULT
- *   holds, nor relock its own non-recursive mutex (ABT_ERR_MUTEX);
+ *   the counter is exact; an external thread cannot unlock a recursive mutex
+ *   a ULT holds (ABT_ERR_MUTEX) but may unlock a plain one (it records no
+ *   owner; then it is free: a second unlock is ABT_ERR_MUTEX); it waits for
+ *   the recursive one and then nests it;
  * - they wait on eventuals set by ULTs (and a ULT waits on one set by them);
  * - an external thread and a ULT ping-pong a turn on one condition variable
  *   (signal in both directions), and several external threads are woken by a
@@ -84,29 +86,37 @@ static void *ext_incr(void *arg)
     return NULL;
 }
 
+static ABT_mutex rmutex; /* recursive */
 static atomic_int ult_holds, release_holder;
-static int ext_unlock_ret = -1, ext_relock_ret = -1, ext_unlock_own_ret = -1;
+static int ext_unlock_rec_ret = -1, ext_unlock_plain_ret = -1, ext_unlock_plain_again_ret = -1;
+static int ext_relock_ret = -1, ext_unlock_own_ret[2] = {-1, -1}, ext_unlock_extra_ret = -1;
 
+/* Holds both mutexes; leaves the plain one to the external thread. */
 static void holder(void *arg)
 {
     (void)arg;
+    note(ABT_mutex_lock(rmutex));
     note(ABT_mutex_lock(mutex));
     atomic_store(&ult_holds, 1);
     while (!atomic_load(&release_holder))
         ABT_thread_yield();
-    note(ABT_mutex_unlock(mutex));
+    note(ABT_mutex_unlock(rmutex));
 }
 
-static void *ext_misuse(void *arg)
+static void *ext_ownership(void *arg)
 {
     (void)arg;
     while (!atomic_load(&ult_holds))
         ;
-    ext_unlock_ret = ABT_mutex_unlock(mutex); /* held by the ULT */
+    ext_unlock_rec_ret = ABT_mutex_unlock(rmutex);         /* the ULT owns it */
+    ext_unlock_plain_ret = ABT_mutex_unlock(mutex);        /* no owner: released */
+    ext_unlock_plain_again_ret = ABT_mutex_unlock(mutex);  /* not locked any more */
     atomic_store(&release_holder, 1);
-    note(ABT_mutex_lock(mutex));
-    ext_relock_ret = ABT_mutex_lock(mutex); /* non-recursive: would deadlock */
-    ext_unlock_own_ret = ABT_mutex_unlock(mutex);
+    note(ABT_mutex_lock(rmutex)); /* waits for the ULT's unlock */
+    ext_relock_ret = ABT_mutex_lock(rmutex); /* nests */
+    ext_unlock_own_ret[0] = ABT_mutex_unlock(rmutex);
+    ext_unlock_own_ret[1] = ABT_mutex_unlock(rmutex);
+    ext_unlock_extra_ret = ABT_mutex_unlock(rmutex);
     return NULL;
 }
 
@@ -130,18 +140,30 @@ static void mutex_part(void)
     CHECK_EQ(atomic_load(&overlap), 0);
     CHECK_EQ(atomic_load(&errors), 0);
 
+    ABT_mutex_attr attr;
+    CHECK_OK(ABT_mutex_attr_create(&attr));
+    CHECK_OK(ABT_mutex_attr_set_recursive(attr, ABT_TRUE));
+    CHECK_OK(ABT_mutex_create_with_attr(attr, &rmutex));
+    CHECK_OK(ABT_mutex_attr_free(&attr));
     ABT_thread h;
     pthread_t m;
     CHECK_OK(ABT_thread_create(pools[1], holder, NULL, ABT_THREAD_ATTR_NULL, &h));
-    CHECK_EQ(pthread_create(&m, NULL, ext_misuse, NULL), 0);
+    CHECK_EQ(pthread_create(&m, NULL, ext_ownership, NULL), 0);
     CHECK_EQ(pthread_join(m, NULL), 0);
     CHECK_OK(ABT_thread_free(&h));
-    CHECK_EQ(ext_unlock_ret, ABT_ERR_MUTEX);
-    CHECK_EQ(ext_relock_ret, ABT_ERR_MUTEX);
-    CHECK_EQ(ext_unlock_own_ret, ABT_SUCCESS);
+    CHECK_EQ(ext_unlock_rec_ret, ABT_ERR_MUTEX);
+    CHECK_EQ(ext_unlock_plain_ret, ABT_SUCCESS);
+    CHECK_EQ(ext_unlock_plain_again_ret, ABT_ERR_MUTEX);
+    CHECK_EQ(ext_relock_ret, ABT_SUCCESS);
+    CHECK_EQ(ext_unlock_own_ret[0], ABT_SUCCESS);
+    CHECK_EQ(ext_unlock_own_ret[1], ABT_SUCCESS);
+    CHECK_EQ(ext_unlock_extra_ret, ABT_ERR_MUTEX);
     CHECK_EQ(atomic_load(&errors), 0);
-    CHECK_OK(ABT_mutex_trylock(mutex)); /* free again */
+    CHECK_OK(ABT_mutex_trylock(mutex)); /* both free again */
     CHECK_OK(ABT_mutex_unlock(mutex));
+    CHECK_OK(ABT_mutex_trylock(rmutex));
+    CHECK_OK(ABT_mutex_unlock(rmutex));
+    CHECK_OK(ABT_mutex_free(&rmutex));
     CHECK_OK(ABT_mutex_free(&mutex));
 }
 

@@ -59,11 +59,8 @@ static inline ABT_xstream bb_xstream_handle(bb_xstream *es)
 }
 
 /* The ES the calling OS thread runs, or NULL for an external thread.
- * Exported as ABT_bobbin_tls_xstream for abt.h's inline fast paths, which
- * read `current` as its first word. */
-extern __thread bb_xstream *bb_tls_xstream __asm__("ABT_bobbin_tls_xstream")
-    __attribute__((tls_model("initial-exec")));
-_Static_assert(offsetof(struct bb_xstream, current) == 0, "abt.h's inline paths read it first");
+ * Initial-exec: one %fs-relative load, no call to __tls_get_addr. */
+extern __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
 
 static inline bb_xstream *bb_self_xstream(void)
 {

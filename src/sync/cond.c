@@ -69,14 +69,14 @@ int ABT_cond_free(ABT_cond *cond)
 enum { UNTIMED = 1 }; /* tag of a waiter without a deadline */
 
 /* Wake `n`, just taken out of the queue (c->lock held), or move it to the
- * mutex's queue if the caller holds the mutex. Returns what to wake once
- * c->lock is dropped. */
+ * mutex's queue while the mutex is held (by the caller, or by anybody for a
+ * plain mutex): waking it now would only make it wait for the mutex. Returns
+ * what to wake once c->lock is dropped. */
 static uintptr_t release_waiter(bb_cond *c, bb_wait_node *n)
 {
-    if ((n->tag & UNTIMED) && bb_mutex_is_held_by(c->mutex, bb_self_token())) {
-        bb_mutex_add_waiter(c->mutex, n);
+    if ((n->tag & UNTIMED) && bb_mutex_is_held_by(c->mutex, bb_mutex_me(c->mutex)) &&
+        bb_mutex_add_waiter(c->mutex, n))
         return 0;
-    }
     return bb_wait_claim(n);
 }
 
@@ -89,8 +89,8 @@ static void forget_mutex_if_idle(bb_cond *c)
 
 static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
 {
-    uintptr_t token = bb_self_token();
-    if (!bb_mutex_is_held_by(m, token))
+    uintptr_t me = bb_mutex_me(m);
+    if (!bb_mutex_is_held_by(m, me))
         return ABT_ERR_MUTEX;
 
     bb_spin_lock(&c->lock);
@@ -102,8 +102,8 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
     if (deadline)
         bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
-    bb_mutex_unlock_all(m, token, &nesting);
-    bb_wait_node node = {.tag = deadline ? 0 : UNTIMED, .token = token,
+    bb_mutex_unlock_all(m, me, &nesting);
+    bb_wait_node node = {.tag = deadline ? 0 : UNTIMED,
                          .sync_type = ABT_SYNC_EVENT_TYPE_COND, .sync_obj = c};
     int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
     if (status == BB_WAIT_TIMEDOUT) {
@@ -113,7 +113,7 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
     }
     if (deadline && bb_sync_leave(&c->timed_inside)) /* the last access to `c` */
         free(c); /* freed meanwhile: we were the last one in it */
-    bb_mutex_relock(m, token, nesting);
+    bb_mutex_relock(m, me, nesting);
     return status == BB_WAIT_TIMEDOUT ? ABT_ERR_COND_TIMEDOUT : ABT_SUCCESS;
 }
 
@@ -161,13 +161,11 @@ int ABT_cond_broadcast(ABT_cond cond)
     if (!c)
         return ABT_ERR_INV_COND;
     bb_spin_lock(&c->lock);
-    bool morph = c->mutex && bb_mutex_is_held_by(c->mutex, bb_self_token());
+    bool morph = c->mutex && bb_mutex_is_held_by(c->mutex, bb_mutex_me(c->mutex));
     bb_waitq to_wake = {0};
     for (bb_wait_node *n; (n = bb_waitq_pop(&c->waiters));) {
-        if (morph && (n->tag & UNTIMED))
-            bb_mutex_add_waiter(c->mutex, n); /* see release_waiter */
-        else
-            bb_waitq_push(&to_wake, n);
+        if (!(morph && (n->tag & UNTIMED) && bb_mutex_add_waiter(c->mutex, n)))
+            bb_waitq_push(&to_wake, n); /* see release_waiter */
     }
     bb_wait_node *all = bb_waitq_claim_all(&to_wake);
     c->mutex = NULL;

@@ -21,9 +21,9 @@
  * always does; the ones that can run compete, and the sleeper is among them.
  *
  * The rule that no waiter is forgotten: while the queue is not empty, the
- * owner word has WAITERS set, even when the mutex is free (owner word ==
- * WAITERS). So the unit that takes a free mutex next keeps the flag, and its
- * unlock takes the slow path and wakes the next waiter.
+ * owner word has WAITERS set, even when the mutex is free (holder 0). So the
+ * unit that takes a free mutex next keeps the flag, and its unlock takes the
+ * slow path and wakes the next waiter.
  */
 #include <stdlib.h>
 
@@ -36,28 +36,27 @@ __thread uint64_t bb_tls_external_token __attribute__((tls_model("initial-exec")
 /* How long to spin on a held mutex before waiting in the queue, in polls. */
 enum { SPIN_POLLS = 128 };
 
-static bool try_take(bb_mutex *m, uintptr_t token)
+static uintptr_t holder_of(uintptr_t owner)
 {
-    uintptr_t expected = 0;
-    return bb_cas_acq_rel(&m->owner, &expected, token);
+    return owner & ~BB_MUTEX_FLAGS;
 }
 
-/* Take the mutex if it is free, with or without waiters (they stay flagged). */
-static bool try_take_free(bb_mutex *m, uintptr_t token)
+/* Take the mutex if it is free, with or without waiters (they stay flagged);
+ * `me` is bb_mutex_me(m). */
+static bool try_take_free(bb_mutex *m, uintptr_t me)
 {
     uintptr_t owner = bb_load_relaxed(&m->owner);
-    return (owner & ~BB_MUTEX_FLAGS) == 0 &&
-           bb_cas_acq_rel(&m->owner, &owner, token | (owner & BB_MUTEX_WAITERS));
+    return holder_of(owner) == 0 && bb_cas_acq_rel(&m->owner, &owner, owner | me);
 }
 
-/* Worth spinning only when the owner may be running elsewhere: with a single
- * ES and the caller on it, the owner cannot run until the caller waits. */
-static bool spin_for(bb_mutex *m, uintptr_t token)
+/* Worth spinning only when the holder may be running elsewhere: with a single
+ * ES and the caller on it, the holder cannot run until the caller waits. */
+static bool spin_for(bb_mutex *m, uintptr_t me)
 {
     if (bb_self_xstream() && bb_load_relaxed(&bb_rt.num_xstreams) < 2)
         return false;
     for (int i = 0; i < SPIN_POLLS; i++) {
-        if (try_take_free(m, token))
+        if (try_take_free(m, me))
             return true;
         bb_cpu_relax();
     }
@@ -71,15 +70,21 @@ static void nest(bb_mutex *m)
         bb_fetch_or_acq_rel(&m->owner, BB_MUTEX_NESTED);
 }
 
-/* Take the mutex, queueing behind its owner as long as it is held. The flag
+/* Whether the caller owns recursive mutex `m` already. */
+static bool owns(const bb_mutex *m, uintptr_t me)
+{
+    return me != BB_MUTEX_HELD && bb_mutex_is_held_by(m, me);
+}
+
+/* Take the mutex, queueing behind its holder as long as it is held. The flag
  * WAITERS is set under m->lock before a waiter queues. */
-static void take_or_wait(bb_mutex *m, uintptr_t token)
+static void take_or_wait(bb_mutex *m, uintptr_t me)
 {
     for (;;) {
         bb_spin_lock(&m->lock);
         uintptr_t owner = bb_load_relaxed(&m->owner);
-        if ((owner & ~BB_MUTEX_FLAGS) == 0) {
-            if (bb_cas_acq_rel(&m->owner, &owner, token | (owner & BB_MUTEX_WAITERS))) {
+        if (holder_of(owner) == 0) {
+            if (bb_cas_acq_rel(&m->owner, &owner, owner | me)) {
                 bb_spin_unlock(&m->lock);
                 return;
             }
@@ -100,17 +105,26 @@ static void take_or_wait(bb_mutex *m, uintptr_t token)
     }
 }
 
-static int lock_slow(bb_mutex *m, uintptr_t token)
+/* A plain mutex's holder is not recorded, so relocking one's own plain mutex
+ * waits for ever, as in Argobots. */
+static __attribute__((noinline)) int lock_slow(bb_mutex *m)
 {
-    if (bb_mutex_is_held_by(m, token)) {
-        if (!m->recursive)
-            return ABT_ERR_MUTEX; /* would wait for itself forever */
+    uintptr_t me = bb_mutex_me(m);
+    if (owns(m, me)) {
         nest(m);
         return ABT_SUCCESS;
     }
-    if (!spin_for(m, token))
-        take_or_wait(m, token);
+    if (!spin_for(m, me))
+        take_or_wait(m, me);
     return ABT_SUCCESS;
+}
+
+/* The hot path of every way to lock: one compare-and-swap, no question of
+ * who calls. It takes only a free plain mutex that nobody waits for. */
+static inline bool take_plain_free(bb_mutex *m)
+{
+    uintptr_t expected = 0;
+    return __builtin_expect(bb_cas_acq_rel(&m->owner, &expected, BB_MUTEX_HELD), 1);
 }
 
 static inline int lock(ABT_mutex handle)
@@ -118,10 +132,7 @@ static inline int lock(ABT_mutex handle)
     bb_mutex *m = bb_mutex_of(handle);
     if (!m)
         return ABT_ERR_INV_MUTEX;
-    uintptr_t token = bb_self_token();
-    if (__builtin_expect(try_take(m, token), 1))
-        return ABT_SUCCESS;
-    return lock_slow(m, token);
+    return take_plain_free(m) ? ABT_SUCCESS : lock_slow(m);
 }
 
 int ABT_mutex_lock(ABT_mutex mutex)
@@ -144,10 +155,12 @@ int ABT_mutex_trylock(ABT_mutex mutex)
     bb_mutex *m = bb_mutex_of(mutex);
     if (!m)
         return ABT_ERR_INV_MUTEX;
-    uintptr_t token = bb_self_token();
-    if (try_take_free(m, token))
+    if (take_plain_free(m))
         return ABT_SUCCESS;
-    if (m->recursive && bb_mutex_is_held_by(m, token)) {
+    uintptr_t me = bb_mutex_me(m);
+    if (try_take_free(m, me))
+        return ABT_SUCCESS;
+    if (owns(m, me)) {
         nest(m);
         return ABT_SUCCESS;
     }
@@ -160,10 +173,14 @@ int ABT_mutex_spinlock(ABT_mutex mutex)
     bb_mutex *m = bb_mutex_of(mutex);
     if (!m)
         return ABT_ERR_INV_MUTEX;
-    uintptr_t token = bb_self_token();
-    if (bb_mutex_is_held_by(m, token))
-        return lock_slow(m, token);
-    while (!try_take_free(m, token))
+    if (take_plain_free(m))
+        return ABT_SUCCESS;
+    uintptr_t me = bb_mutex_me(m);
+    if (owns(m, me)) {
+        nest(m);
+        return ABT_SUCCESS;
+    }
+    while (!try_take_free(m, me))
         bb_cpu_relax();
     return ABT_SUCCESS;
 }
@@ -173,32 +190,48 @@ int ABT_mutex_spinlock(ABT_mutex mutex)
 /* Free the mutex and wake its first waiter, or all of them (see above). */
 static void release_and_wake(bb_mutex *m)
 {
+    uintptr_t kind = bb_load_relaxed(&m->owner) & BB_MUTEX_RECURSIVE;
     bb_spin_lock(&m->lock);
     if (m->holding) {
         bb_wait_node *all = bb_waitq_claim_all(&m->waiters);
-        bb_store_release(&m->owner, (uintptr_t)0);
+        bb_store_release(&m->owner, kind);
         bb_spin_unlock(&m->lock);
         bb_wait_wake_list(all);
         return;
     }
     bb_wait_node *n = bb_waitq_pop(&m->waiters);
-    bb_store_release(&m->owner, bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS);
+    bb_store_release(&m->owner, kind | (bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS));
     uintptr_t w = n ? bb_wait_claim(n) : 0;
     bb_spin_unlock(&m->lock);
     bb_wait_wake(w);
 }
 
-static int unlock_slow(bb_mutex *m, uintptr_t token)
+/* The holder lets go of the last nesting level. */
+static void release(bb_mutex *m)
 {
     uintptr_t owner = bb_load_relaxed(&m->owner);
-    if (!bb_mutex_may_unlock(m, token))
-        return ABT_ERR_MUTEX; /* not locked, or locked by somebody else */
-    if (owner & BB_MUTEX_NESTED) {
-        if (--m->nesting == 0)
-            __atomic_fetch_and(&m->owner, ~BB_MUTEX_NESTED, __ATOMIC_RELEASE);
-        return ABT_SUCCESS;
+    while (!(owner & BB_MUTEX_WAITERS)) {
+        if (bb_cas_acq_rel(&m->owner, &owner, owner & BB_MUTEX_RECURSIVE))
+            return;
     }
     release_and_wake(m);
+}
+
+static __attribute__((noinline)) int unlock_slow(bb_mutex *m)
+{
+    uintptr_t owner = bb_load_relaxed(&m->owner);
+    if (holder_of(owner) == 0)
+        return ABT_ERR_MUTEX; /* not locked */
+    if (owner & BB_MUTEX_RECURSIVE) {
+        if (!bb_mutex_is_held_by(m, bb_mutex_me(m)))
+            return ABT_ERR_MUTEX; /* somebody else owns it */
+        if (owner & BB_MUTEX_NESTED) {
+            if (--m->nesting == 0)
+                __atomic_fetch_and(&m->owner, ~BB_MUTEX_NESTED, __ATOMIC_RELEASE);
+            return ABT_SUCCESS;
+        }
+    }
+    release(m);
     return ABT_SUCCESS;
 }
 
@@ -207,11 +240,10 @@ static inline int unlock(ABT_mutex handle)
     bb_mutex *m = bb_mutex_of(handle);
     if (!m)
         return ABT_ERR_INV_MUTEX;
-    uintptr_t token = bb_self_token();
-    uintptr_t expected = token;
+    uintptr_t expected = BB_MUTEX_HELD;
     if (__builtin_expect(bb_cas_acq_rel(&m->owner, &expected, (uintptr_t)0), 1))
         return ABT_SUCCESS;
-    return unlock_slow(m, token);
+    return unlock_slow(m);
 }
 
 int ABT_mutex_unlock(ABT_mutex mutex)
@@ -231,37 +263,41 @@ int ABT_mutex_unlock_de(ABT_mutex mutex)
 
 /* ---- for condition variables ------------------------------------------------------ */
 
-int bb_mutex_unlock_all(bb_mutex *m, uintptr_t token, uint32_t *nesting)
+int bb_mutex_unlock_all(bb_mutex *m, uintptr_t me, uint32_t *nesting)
 {
-    if (!bb_mutex_is_held_by(m, token))
+    if (!bb_mutex_is_held_by(m, me))
         return ABT_ERR_MUTEX;
     *nesting = m->nesting;
     if (m->nesting) {
         m->nesting = 0;
         __atomic_fetch_and(&m->owner, ~BB_MUTEX_NESTED, __ATOMIC_RELEASE);
     }
-    uintptr_t expected = token;
-    if (!bb_cas_acq_rel(&m->owner, &expected, (uintptr_t)0))
-        release_and_wake(m);
+    release(m);
     return ABT_SUCCESS;
 }
 
-void bb_mutex_relock(bb_mutex *m, uintptr_t token, uint32_t nesting)
+void bb_mutex_relock(bb_mutex *m, uintptr_t me, uint32_t nesting)
 {
-    if (!try_take_free(m, token) && !spin_for(m, token))
-        take_or_wait(m, token);
+    if (!try_take_free(m, me) && !spin_for(m, me))
+        take_or_wait(m, me);
     if (nesting) {
         m->nesting = nesting;
         bb_fetch_or_acq_rel(&m->owner, BB_MUTEX_NESTED);
     }
 }
 
-void bb_mutex_add_waiter(bb_mutex *m, bb_wait_node *n)
+bool bb_mutex_add_waiter(bb_mutex *m, bb_wait_node *n)
 {
     bb_spin_lock(&m->lock);
-    bb_fetch_or_acq_rel(&m->owner, BB_MUTEX_WAITERS);
-    bb_waitq_push(&m->waiters, n);
+    uintptr_t owner = bb_load_relaxed(&m->owner);
+    while (holder_of(owner) != 0 && !(owner & BB_MUTEX_WAITERS) &&
+           !bb_cas_acq_rel(&m->owner, &owner, owner | BB_MUTEX_WAITERS)) {
+    }
+    bool held = holder_of(owner) != 0;
+    if (held)
+        bb_waitq_push(&m->waiters, n);
     bb_spin_unlock(&m->lock);
+    return held;
 }
 
 /* ---- life ------------------------------------------------------------------------- */
@@ -276,7 +312,7 @@ int bb_mutex_create(bool recursive, ABT_mutex *newmutex)
     bb_mutex *m = calloc(1, sizeof(*m));
     if (!m)
         return ABT_ERR_MEM;
-    m->recursive = recursive;
+    m->owner = recursive ? BB_MUTEX_RECURSIVE : 0;
     *newmutex = (ABT_mutex)(void *)m;
     return ABT_SUCCESS;
 }

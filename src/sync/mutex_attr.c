@@ -85,5 +85,5 @@ int ABT_mutex_get_attr(ABT_mutex mutex, ABT_mutex_attr *attr)
         return ABT_ERR_INV_MUTEX;
     if (!attr)
         return ABT_ERR_INV_ARG;
-    return new_attr(bb_mutex_of(mutex)->recursive != 0, attr);
+    return new_attr(bb_mutex_is_recursive(bb_mutex_of(mutex)), attr);
 }

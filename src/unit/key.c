@@ -197,11 +197,12 @@ static int set_value(bb_unit *u, bb_key *k, void *value)
 
 static void *get_value(const bb_unit *u, const bb_key *k)
 {
+    uint32_t slot = k->slot, generation = k->generation;
     const bb_keytab *t = bb_load_acquire(&u->keys);
-    if (t && k->slot < t->num_slots &&
-        bb_load_acquire(&t->slots[k->slot].generation) == k->generation)
-        return bb_load_relaxed(&t->slots[k->slot].value);
-    return NULL;
+    if (!t || slot >= t->num_slots)
+        return NULL;
+    const __typeof__(t->slots[0]) *s = &t->slots[slot];
+    return bb_load_acquire(&s->generation) == generation ? bb_load_relaxed(&s->value) : NULL;
 }
 
 /* The unit is being freed: run the destructors of its values, those of freed

@@ -40,11 +40,9 @@ int ABT_self_get_thread(ABT_thread *thread)
 {
     if (!thread)
         return ABT_ERR_INV_ARG;
-    *thread = ABT_THREAD_NULL; /* as abt.h's inline path does */
     bb_unit *self;
     int err = bb_caller_unit(&self);
-    if (err == ABT_SUCCESS)
-        *thread = bb_unit_handle(self);
+    *thread = err == ABT_SUCCESS ? bb_unit_handle(self) : ABT_THREAD_NULL;
     return err;
 }
 

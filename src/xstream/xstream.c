@@ -22,8 +22,7 @@
 #include "bb_sched.h"
 #include "bb_xstream.h"
 
-__attribute__((visibility("default"))) __thread bb_xstream *bb_tls_xstream
-    __asm__("ABT_bobbin_tls_xstream") __attribute__((tls_model("initial-exec")));
+__thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
 
 
 /* ---- running --------------------------------------------------------------- */

@@ -44,7 +44,7 @@ EXPECTED = {
     "yield_worker": ("ULT", "ready", "0", r"^$", ["ABT_thread_yield", "yield_worker"]),
     "fresh_worker": ("ULT", "ready", "-", r"^not started$", None),
     "mutex_worker": ("ULT", "blocked", "0", r"^mutex 0x[0-9a-f]+, held by primary ULT 0x[0-9a-f]+$",
-                     ["bb_wait", "ABT_mutex_lock|lock_slow", "mutex_worker"]),
+                     ["bb_wait", "lock_slow|ABT_mutex_lock|take_or_wait", "mutex_worker"]),
     "cond_worker": ("ULT", "blocked", "0", r"^cond 0x[0-9a-f]+$",
                     ["bb_wait", "ABT_cond_wait|wait", "cond_worker"]),
     "join_worker": ("ULT", "blocked", "0", r"^join of ULT \d+$",

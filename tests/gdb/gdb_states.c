@@ -43,7 +43,7 @@ static int cond_ready;            /* the condition cond_worker waits for */
 #define LOAD(var) __atomic_load_n(&(var), __ATOMIC_ACQUIRE)
 #define STORE(var, value) __atomic_store_n(&(var), (value), __ATOMIC_RELEASE)
 
-static ABT_mutex held_mutex;      /* locked by main across the checkpoint */
+static ABT_mutex held_mutex;      /* recursive, locked by main across the checkpoint */
 static ABT_mutex cond_mutex;
 static ABT_cond cond;
 static ABT_thread spinner_es1;    /* what join_worker joins */
@@ -149,7 +149,12 @@ int main(void)
     for (int i = 0; i < 3; i++)
         CHECK(ABT_xstream_get_main_pools(es[i], 1, &pool[i]));
 
-    CHECK(ABT_mutex_create(&held_mutex));
+    /* Recursive, so that the mutex records its holder for the script to name. */
+    ABT_mutex_attr recursive;
+    CHECK(ABT_mutex_attr_create(&recursive));
+    CHECK(ABT_mutex_attr_set_recursive(recursive, ABT_TRUE));
+    CHECK(ABT_mutex_create_with_attr(recursive, &held_mutex));
+    CHECK(ABT_mutex_attr_free(&recursive));
     CHECK(ABT_mutex_create(&cond_mutex));
     CHECK(ABT_cond_create(&cond));
     CHECK(ABT_mutex_lock(held_mutex));
