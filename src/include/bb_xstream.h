@@ -85,6 +85,7 @@ void bb_xstream_finalize_primary(bb_xstream *es);
 void bb_xstream_free_secondaries(void);
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
 void bb_xstream_init_binding(bb_xstream *es);
+void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread);
 void bb_xstream_apply_binding(bb_xstream *es);
 int bb_xstream_rebind_for_rank(bb_xstream *es);
 int bb_xstream_cpuid(bb_xstream *es); /* bound CPU or -1, read under the binding lock */

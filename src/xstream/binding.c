@@ -55,11 +55,24 @@ static void choose_rank_cpu(bb_xstream *es)
         es->cpuid = bb_rt.config.cpus[es->rank % bb_rt.config.num_cpus];
 }
 
-/* At creation, before the ES's thread starts, so queries see the binding. */
+/* At creation, once the ES has its rank and before its thread starts. Other
+ * threads may already see the ES (cpuid is -1 until then). */
 void bb_xstream_init_binding(bb_xstream *es)
 {
-    es->cpuid = -1;
+    pthread_mutex_lock(&binding_lock);
     choose_rank_cpu(es);
+    pthread_mutex_unlock(&binding_lock);
+}
+
+/* The ES's thread was created (thread != NULL) or joined: apply() may bind
+ * it from another thread only while it exists. */
+void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread)
+{
+    pthread_mutex_lock(&binding_lock);
+    es->has_thread = thread != NULL;
+    if (thread)
+        es->thread = *thread;
+    pthread_mutex_unlock(&binding_lock);
 }
 
 /* Called by the ES's own thread when it starts (the primary ES: at init). */

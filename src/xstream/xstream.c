@@ -114,11 +114,12 @@ static void primary_sched_main(void *arg)
 static int start_thread(bb_xstream *es)
 {
     bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_RUNNING);
-    if (pthread_create(&es->thread, NULL, secondary_main, es) != 0) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, secondary_main, es) != 0) {
         bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
         return ABT_ERR_SYS;
     }
-    es->has_thread = true;
+    bb_xstream_set_thread(es, &thread);
     return ABT_SUCCESS;
 }
 
@@ -131,6 +132,7 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
     if (!es)
         return ABT_ERR_MEM;
     memset(es, 0, sizeof(*es));
+    es->cpuid = -1;
     bb_mem_cache_init(&es->cache);
     es->state = ABT_XSTREAM_STATE_TERMINATED;
     int err = bb_unit_make_sched(sched_stacksize, sched_entry, &es->sched_unit);
@@ -240,7 +242,7 @@ static void join_thread(bb_xstream *es)
         }
     }
     pthread_join(es->thread, NULL);
-    es->has_thread = false;
+    bb_xstream_set_thread(es, NULL);
 }
 
 static int join_secondary(bb_xstream *es)
@@ -376,7 +378,7 @@ int ABT_xstream_revive(ABT_xstream xstream)
         return ABT_ERR_INV_XSTREAM;
     if (es->has_thread) {
         pthread_join(es->thread, NULL);
-        es->has_thread = false;
+        bb_xstream_set_thread(es, NULL);
     }
     bb_store_relaxed(&es->main_sched->request, 0u);
     return start_thread(es);
