@@ -35,7 +35,7 @@ typedef struct bb_wait_node {
     uintptr_t waiter;   /* what to wake (bb_waiter.h) */
     uint32_t status;    /* bb_wait_status; atomic */
     uint32_t tag;       /* the object's own use (rwlock: reader or writer) */
-    uintptr_t token;    /* the object's own use (mutex: the waiter's owner token) */
+    uintptr_t token;    /* the object's own use (rwlock: the waiting writer's token) */
     int sync_type;      /* ABT_sync_event_type of the object, for tools */
     const void *sync_obj; /* the object's handle, for tools */
 } bb_wait_node;
