@@ -74,8 +74,10 @@ static void cond_timeout_case(void)
     EXPECT(ABT_mutex_create(&m) == ABT_SUCCESS, "%s", who);
     EXPECT(ABT_cond_create(&c) == ABT_SUCCESS, "%s", who);
     EXPECT(ABT_mutex_lock(m) == ABT_SUCCESS, "%s", who);
-    struct timespec d = deadline_in(TIMEOUT_MS);
+    /* The monotonic clock is read first: a preemption between the two reads
+     * must not make the measured wait look shorter than the timeout. */
     double t0 = mono();
+    struct timespec d = deadline_in(TIMEOUT_MS);
     int ret = ABT_cond_timedwait(c, m, &d);
     double el = mono() - t0;
     EXPECT(ret == ABT_ERR_COND_TIMEDOUT, "%s: returned %d", who, ret);
@@ -94,8 +96,10 @@ static void eventual_timeout_case(void)
 {
     ABT_eventual e;
     EXPECT(ABT_eventual_create(sizeof(long), &e) == ABT_SUCCESS, "%s", who);
-    struct timespec d = deadline_in(TIMEOUT_MS);
+    /* The monotonic clock is read first: a preemption between the two reads
+     * must not make the measured wait look shorter than the timeout. */
     double t0 = mono();
+    struct timespec d = deadline_in(TIMEOUT_MS);
     void *value = NULL;
     int ret = ABT_eventual_timedwait(e, &value, &d);
     double el = mono() - t0;
