@@ -82,6 +82,12 @@ static void fib_ult(void *p);
 static void fib_body(fib_arg *a, int home)
 {
     if (a->n < 2) {
+        /* Some work per leaf, so that the tree takes long enough (tens of
+         * ms) for the thieves to start and find work even on a busy machine:
+         * a join runs a joinee that has not started yet on the joiner's own
+         * ES, depth first, so a quick tree could end before any theft. */
+        for (volatile int spin = 0; spin < 1000; spin++)
+            ;
         a->result = a->n;
         return;
     }

@@ -86,6 +86,8 @@ int main(void)
         norder = 0;
         for (int i = 0; i < N; i++)
             CHECK_OK(ABT_pool_push(main_pool, popped[i]));
+        /* The scheduler runs them (a join could run its joinee first). */
+        CHECK_OK(ABT_thread_yield());
         for (int i = 0; i < N; i++)
             CHECK_OK(ABT_thread_free(&t[i]));
         CHECK_EQ(norder, N);

@@ -113,6 +113,9 @@ void bb_config_read_env(bb_config_t *c)
     c->print_config = read_bool("PRINT_CONFIG", false);
     c->stack_guard = read_stack_guard();
     c->print_raw_stack = read_bool("PRINT_RAW_STACK", true);
+    c->shortcuts = (read_bool("OPT_FAST_CREATE_FREE", true) ? BB_SHORTCUT_CREATE_FREE : 0) |
+                   (read_bool("OPT_JOIN_BYPASS", true) ? BB_SHORTCUT_BYPASS : 0) |
+                   (read_bool("OPT_DIRECT_YIELD", true) ? BB_SHORTCUT_YIELD : 0);
     read_cpus(c);
 }
 
@@ -143,6 +146,9 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
     fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
             BB_IDLE_SPIN_NS / 1000);
+    fprintf(out, "  ABT_OPT_FAST_CREATE_FREE: %s\n", c->shortcuts & BB_SHORTCUT_CREATE_FREE ? "yes" : "no");
+    fprintf(out, "  ABT_OPT_JOIN_BYPASS     : %s\n", c->shortcuts & BB_SHORTCUT_BYPASS ? "yes" : "no");
+    fprintf(out, "  ABT_OPT_DIRECT_YIELD    : %s\n", c->shortcuts & BB_SHORTCUT_YIELD ? "yes" : "no");
     fprintf(out, "  cancel, migration       : yes, yes\n");
     fprintf(out, "  stack unwinding, tools  : no, yes\n");
 }

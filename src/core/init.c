@@ -77,6 +77,7 @@ static int bring_up(void)
     if (bb_rt.config.print_config)
         bb_config_print(&bb_rt.config, stdout);
     bb_store_release(&bb_rt.up, 1u);
+    bb_shortcuts_update();
     return ABT_SUCCESS;
 }
 
@@ -113,6 +114,7 @@ static void tear_down(void)
     bb_xstream_finalize_primary(es); /* runs what is left, then frees the ES */
     bb_alarm_shutdown();
     bb_store_release(&bb_rt.up, 0u);
+    bb_shortcuts_update();
     bb_tls_xstream = NULL;
     bb_overflow_thread_leave();
     bb_overflow_uninstall();

@@ -48,7 +48,10 @@ enum bb_pool_caps {
     BB_POOL_CAN_REMOVE = 1u << 1,
     BB_POOL_CAN_POP_WAIT = 1u << 2,
     BB_POOL_CAN_PRINT = 1u << 3,
-    BB_POOL_WAKES_SLEEPERS = 1u << 4
+    BB_POOL_WAKES_SLEEPERS = 1u << 4,
+    /* A built-in FIFO with ABT_POOL_ACCESS_PRIV: its owner ES may use the
+     * list directly (bb_pool_list.h), as the shortcuts of hotpath.c do. */
+    BB_POOL_PRIVATE_FIFO = 1u << 5
 };
 
 /* Kind of a user-defined pool, next to ABT_pool_kind's values. */

@@ -31,6 +31,7 @@ typedef struct {
     bool print_config;         /* ABT_PRINT_CONFIG */
     int stack_guard;           /* ABT_STACK_OVERFLOW_CHECK: a bb_stack_guard */
     bool print_raw_stack;      /* ABT_PRINT_RAW_STACK: stack dumps include a hex dump */
+    uint32_t shortcuts;        /* bb_shortcut bits enabled by ABT_OPT_* (all by default) */
     int num_cpus;              /* CPUs this process may run on */
     int *cpus;                 /* their ids, in order */
 } bb_config_t;
@@ -54,6 +55,26 @@ extern struct bb_runtime bb_rt;
 static inline bool bb_is_up(void)
 {
     return bb_load_acquire(&bb_rt.up) != 0;
+}
+
+/* Shortcuts of the critical path (src/unit/hotpath.c). Each is on by
+ * default and can be switched off at run time (ABT_OPT_FAST_CREATE=0, ...)
+ * to measure what it brings; see bench/report.sh. */
+enum bb_shortcut {
+    BB_SHORTCUT_CREATE_FREE = 1u << 0, /* ABT_OPT_FAST_CREATE_FREE: create and free inline */
+    BB_SHORTCUT_BYPASS = 1u << 1, /* ABT_OPT_JOIN_BYPASS: a joiner runs a ready joinee itself */
+    BB_SHORTCUT_YIELD = 1u << 2   /* ABT_OPT_DIRECT_YIELD: yield switches to the next ULT */
+};
+
+/* The shortcuts usable now: none before ABT_init and after ABT_finalize, and
+ * none while a tool callback is registered (the general paths report the
+ * events). One load tells the hot path whether it may take a shortcut. */
+extern __attribute__((visibility("hidden"))) uint32_t bb_shortcuts;
+void bb_shortcuts_update(void);
+
+static inline bool bb_shortcut_on(uint32_t which)
+{
+    return (bb_load_relaxed(&bb_shortcuts) & which) != 0;
 }
 
 void bb_config_read_env(bb_config_t *config);

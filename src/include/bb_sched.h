@@ -49,6 +49,10 @@ struct bb_sched {
     int used;                  /* bb_sched_use; atomic (bb_sched_claim) */
     bool automatic;            /* freed with the ES (or the pool slot) that uses it */
     int event_freq;
+    unsigned rounds;           /* units run since events were last checked; the loop and
+                                  the direct yield of hotpath.c count them */
+    bool picks_in_order;       /* a predefined loop that runs the head of its first
+                                  non-empty pool: a ULT may yield straight to that head */
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */
@@ -97,6 +101,10 @@ typedef struct {
     int new_pool_access;       /* and their access */
     bool automatic;
     int event_freq;
+    unsigned rounds;           /* units run since events were last checked; the loop and
+                                  the direct yield of hotpath.c count them */
+    bool picks_in_order;       /* a predefined loop that runs the head of its first
+                                  non-empty pool: a ULT may yield straight to that head */
 } bb_sched_spec;
 
 int bb_sched_create(const bb_sched_spec *spec, bb_sched **out);

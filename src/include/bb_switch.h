@@ -17,6 +17,16 @@ __attribute__((noreturn)) void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx
 /* `u`'s memory is about to be reused or returned: the tools forget it. */
 void bb_fibers_release(bb_unit *u);
 
+/* First code of every ULT, on its own stack (unit.c): func(arg), then exit. */
+__attribute__((noreturn)) void bb_ult_start(void *arg);
+
+/* A fresh context for ULT `u` on its stack, which starts in bb_ult_start. */
+static inline void *bb_unit_fresh_context(bb_unit *u)
+{
+    bb_sanitizer_fresh_stack(u->stack, u->stacksize);
+    return bb_ctx_make(u->stack, u->stacksize, bb_ult_start, u);
+}
+
 /* Save `from`'s context and run `to`; `fn(arg)` first runs on `to`'s stack. */
 static inline void bb_switch(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 {

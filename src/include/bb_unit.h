@@ -60,16 +60,17 @@ struct bb_unit {
     uint32_t state;             /* ABT_thread_state; atomic */
     uintptr_t joiner;           /* BB_JOIN_NOBODY, BB_JOIN_DONE or a waiter; atomic */
     bb_xstream *xstream;        /* ES running it, or the last one that did */
-    bb_unit *parent;            /* ULT: the scheduler context it returns to */
+    bb_unit *parent;            /* ULT: the context it returns to (a scheduler, or a
+                                   joiner that runs it directly, see hotpath.c) */
     void *ctx;                  /* ULT: saved context while not running */
-    /* Colder fields. */
+    void *stack;                /* ULT: lowest usable address of its stack */
+    size_t stacksize;
+    /* Colder fields, all zero in a new unit. */
     uint32_t requests;          /* bb_unit_requests; atomic */
     uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
     uint32_t resumable;         /* suspended by the user: ABT_thread_resume may take it; atomic */
     uint32_t in_wait;           /* inside bb_wait: a cancel waits until it returns; owner only */
     uint32_t migratable;        /* may be moved between pools (ABT_*_migrate); atomic */
-    void *stack;                /* ULT: lowest usable address of its stack */
-    size_t stacksize;
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
                                    node in a sync object's queue; NULL if suspended */
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */
@@ -91,6 +92,40 @@ struct bb_unit {
         bool vg_registered;
     } fiber;
 };
+
+/* Every field of a fresh unit but the stack ones (the memory layer's) and
+ * the fiber ones (already zero, see bb_fibers_release). One store per field:
+ * a memset of the cold block compiles to `rep stos`, slower for this size. */
+static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
+                                uint32_t flags)
+{
+    u->next = NULL;
+    u->prev = NULL;
+    u->pool = pool;
+    u->func = func;
+    u->arg = arg;
+    u->flags = flags;
+    u->state = ABT_THREAD_STATE_READY;
+    u->joiner = BB_JOIN_NOBODY;
+    u->xstream = NULL;
+    u->parent = NULL;
+    u->ctx = NULL;
+    u->requests = 0;
+    u->switching = 0;
+    u->resumable = 0;
+    u->in_wait = 0;
+    u->migratable = 0;
+    u->wait_target = NULL;
+    u->blocked_in = NULL;
+    u->migrate_cb = NULL;
+    u->migrate_cb_arg = NULL;
+    u->migrate_to = NULL;
+    u->id = 0;
+    u->keys = NULL;
+    u->user_unit = ABT_UNIT_NULL;
+    u->unit_pool = NULL;
+    u->map_next = NULL;
+}
 
 static inline bb_unit *bb_unit_of(ABT_thread handle)
 {
@@ -143,6 +178,14 @@ uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
 int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
+void bb_unit_wait_terminated(bb_unit *u);
+void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
+
+/* The shortcuts of the critical path, src/unit/hotpath.c, and the general
+ * ULT creation they fall back to (thread.c). */
+bool bb_join_bypass(bb_unit *self, bb_unit *u);
+int bb_thread_create_general(bb_pool *pool, void (*func)(void *), void *arg,
+                             ABT_thread_attr attr, bb_unit **out);
 
 /* Switching, src/unit/switch.c: every ULT context switch goes through here. */
 void bb_unit_run(bb_xstream *es, bb_unit *u);

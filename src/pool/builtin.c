@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 #include "bb_runtime.h"
-#include "list.h"
+#include "bb_pool_list.h"
 
 static size_t list_size(bb_pool *p)
 {
@@ -177,7 +177,8 @@ int bb_pool_create_builtin(int kind, int access, bool automatic, bb_pool **out)
     default:
         return ABT_ERR_INV_POOL_KIND;
     }
-    uint32_t caps = builtin_caps | (priv ? 0 : BB_POOL_WAKES_SLEEPERS);
+    uint32_t caps = builtin_caps | (priv ? 0 : BB_POOL_WAKES_SLEEPERS) |
+                    (priv && ops == &fifo_private ? BB_POOL_PRIVATE_FIFO : 0);
     bb_pool *p = bb_pool_alloc(ops, caps, kind, access, automatic);
     if (!p)
         return ABT_ERR_MEM;

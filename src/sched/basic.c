@@ -171,8 +171,8 @@ static void stop_sleeping(bb_sched *s)
 static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn pick,
                                                           idle_fn idle)
 {
-    unsigned rounds = 0;
     bb_idle idle_state = {0};
+    s->rounds = 0;
     for (;;) {
         bb_pool *pool = NULL;
         bb_unit *u = pick(s, &pool);
@@ -180,8 +180,8 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
             bb_xstream_run_unit(bb_self_xstream(), u, pool);
             idle_state = (bb_idle){0};
         }
-        if (++rounds >= (unsigned)s->event_freq || !u) {
-            rounds = 0;
+        if (++s->rounds >= (unsigned)s->event_freq || !u) {
+            s->rounds = 0;
             bb_sched_check_events(s);
             if (bb_sched_has_to_stop(s))
                 break;

@@ -21,17 +21,6 @@ static int create_tasklet(bb_pool *pool, void (*func)(void *), void *arg, ABT_ta
     return bb_unit_create(pool, func, arg, &spec, (bb_unit **)(void *)newtask);
 }
 
-int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
-{
-    if (newtask)
-        *newtask = ABT_TASK_NULL;
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    return create_tasklet(bb_pool_of(pool), task_func, arg, newtask);
-}
-
 int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), void *arg,
                                ABT_task *newtask)
 {
@@ -48,11 +37,6 @@ int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), v
 int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *task)
 {
     return as_task_error(ABT_thread_revive(pool, task_func, arg, task));
-}
-
-int ABT_task_free(ABT_task *task)
-{
-    return as_task_error(ABT_thread_free(task));
 }
 
 int ABT_task_join(ABT_task task)

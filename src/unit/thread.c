@@ -37,6 +37,16 @@ static void spec_from_attr(ABT_thread_attr attr, bool named, bb_unit_spec *spec)
 }
 
 static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread_attr attr,
+                      bool defer_push, bb_unit **out);
+
+/* ABT_thread_create when no shortcut applies (hotpath.c). */
+int bb_thread_create_general(bb_pool *pool, void (*func)(void *), void *arg,
+                             ABT_thread_attr attr, bb_unit **out)
+{
+    return create_ult(pool, func, arg, attr, false, out);
+}
+
+static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread_attr attr,
                       bool defer_push, bb_unit **out)
 {
     bb_unit_spec spec;
@@ -47,19 +57,6 @@ static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread
     if (err == ABT_SUCCESS && out)
         *out = u;
     return err;
-}
-
-int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                      ABT_thread_attr attr, ABT_thread *newthread)
-{
-    if (newthread)
-        *newthread = ABT_THREAD_NULL;
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    return create_ult(bb_pool_of(pool), thread_func, arg, attr, false,
-                      (bb_unit **)(void *)newthread);
 }
 
 int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *), void *arg,
@@ -158,43 +155,6 @@ int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
 
 /* ---- join and free ------------------------------------------------------- */
 
-/* The primary ULT and schedulers are never joined or freed by the user; nor
- * is the caller itself. */
-static int check_joinable(bb_unit *u)
-{
-    if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
-        return ABT_ERR_INV_THREAD;
-    if (u == bb_self_unit())
-        return ABT_ERR_INV_THREAD;
-    return ABT_SUCCESS;
-}
-
-int ABT_thread_join(ABT_thread thread)
-{
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (thread == ABT_THREAD_NULL)
-        return ABT_ERR_INV_THREAD;
-    bb_unit *u = bb_unit_of(thread);
-    int err = check_joinable(u);
-    return err != ABT_SUCCESS ? err : bb_unit_join(u);
-}
-
-int ABT_thread_free(ABT_thread *thread)
-{
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (!thread || *thread == ABT_THREAD_NULL)
-        return ABT_ERR_INV_THREAD;
-    bb_unit *u = bb_unit_of(*thread);
-    int err = check_joinable(u);
-    if (err == ABT_SUCCESS)
-        err = bb_unit_free(u);
-    if (err == ABT_SUCCESS)
-        *thread = ABT_THREAD_NULL;
-    return err;
-}
-
 int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
 {
     if (!bb_is_up())
@@ -250,39 +210,6 @@ int ABT_thread_cancel(ABT_thread thread)
     if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
         return ABT_ERR_INV_THREAD;
     bb_unit_cancel(u);
-    return ABT_SUCCESS;
-}
-
-/* Argobots 1.x: the old yield calls do nothing (and succeed) when the caller
- * cannot yield; ABT_self_yield reports an error instead. */
-int ABT_thread_yield(void)
-{
-    bb_unit *self;
-    int err = bb_caller_ult(&self);
-    if (err == ABT_ERR_UNINITIALIZED)
-        return err;
-    if (err == ABT_SUCCESS && !bb_unit_is_main_sched(self))
-        bb_ult_yield(self);
-    return ABT_SUCCESS;
-}
-
-int ABT_thread_yield_to(ABT_thread thread)
-{
-    bb_unit *self;
-    int err = bb_caller_ult(&self);
-    if (err == ABT_ERR_UNINITIALIZED)
-        return err;
-    if (err != ABT_SUCCESS)
-        return ABT_SUCCESS; /* external thread or tasklet: nothing to do */
-    if (thread == ABT_THREAD_NULL)
-        return ABT_ERR_INV_THREAD;
-    bb_unit *target = bb_unit_of(thread);
-    if (!bb_unit_is_ult(target) || target == self || (self->flags & BB_UNIT_SCHED) ||
-        (target->flags & BB_UNIT_SCHED))
-        return ABT_ERR_INV_THREAD;
-    if (bb_unit_state(target) != ABT_THREAD_STATE_READY ||
-        bb_ult_yield_to(self, target) != ABT_SUCCESS)
-        bb_ult_yield(self); /* target not waiting in a pool: plain yield */
     return ABT_SUCCESS;
 }
 

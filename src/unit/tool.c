@@ -44,6 +44,7 @@ void bb_tool_reset(void)
 {
     pthread_mutex_lock(&lock);
     bb_store_relaxed(&bb_tool_mask, (uint64_t)0);
+    bb_shortcuts_update();
     registration *r = current;
     bb_store_release(&current, (registration *)NULL);
     while (r) {
@@ -69,6 +70,7 @@ int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func, uint6
     r->older = current;
     bb_store_release(&current, r);
     bb_store_relaxed(&bb_tool_mask, r->mask);
+    bb_shortcuts_update();
     pthread_mutex_unlock(&lock);
     return ABT_SUCCESS;
 }

@@ -17,9 +17,6 @@
 #include "bb_waiter.h"
 #include "bb_xstream.h"
 
-/* First code of every ULT, on its own stack. */
-static void ult_start(void *arg);
-
 /* Lay a fresh context for `u` on its stack. */
 static void *make_context(bb_unit *u, void (*entry)(void *), void *arg)
 {
@@ -27,45 +24,23 @@ static void *make_context(bb_unit *u, void (*entry)(void *), void *arg)
     return bb_ctx_make(u->stack, u->stacksize, entry, arg);
 }
 
-static void ult_start(void *arg)
+void bb_ult_start(void *arg)
 {
     bb_unit *self = arg;
     self->func(self->arg);
     bb_ult_exit(self);
 }
 
-/* Every field but the stack ones, which belong to the memory layer. The
- * runtime's own units (no spec) never migrate. */
+/* The runtime's own units (no spec) never migrate. */
 static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
                         uint32_t flags, const bb_unit_spec *spec)
 {
-    u->next = NULL;
-    u->prev = NULL;
-    u->pool = pool;
-    u->func = func;
-    u->arg = arg;
-    u->flags = flags;
-    u->state = ABT_THREAD_STATE_READY;
-    u->joiner = BB_JOIN_NOBODY;
-    u->xstream = NULL;
-    u->parent = NULL;
-    u->ctx = NULL;
-    /* u->fiber is already zero: a new descriptor's is, and the release of
-     * a unit clears what the tools set (bb_fibers_release). */
-    u->requests = 0;
-    u->switching = 0;
-    u->resumable = 0;
-    u->in_wait = 0;
-    u->migratable = spec ? spec->migratable : 0;
-    u->wait_target = NULL;
-    u->blocked_in = NULL;
-    u->migrate_cb = spec ? spec->migrate_cb : NULL;
-    u->migrate_cb_arg = spec ? spec->migrate_cb_arg : NULL;
-    u->migrate_to = NULL;
-    u->id = 0;
-    u->keys = NULL;
-    u->user_unit = ABT_UNIT_NULL;
-    u->unit_pool = NULL;
+    bb_unit_init(u, pool, func, arg, flags);
+    if (spec) {
+        u->migratable = spec->migratable;
+        u->migrate_cb = spec->migrate_cb;
+        u->migrate_cb_arg = spec->migrate_cb_arg;
+    }
 }
 
 static bool has_default_stack(const bb_unit_spec *spec)
@@ -118,7 +93,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
         }
     }
     if (spec->is_ult)
-        u->ctx = make_context(u, ult_start, u);
+        u->ctx = bb_unit_fresh_context(u);
     if (out)
         *out = u; /* before the push: an unnamed unit may be gone right after */
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_CREATE, pool, bb_self_unit(), NULL, 0, NULL);
@@ -143,7 +118,7 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     if (__builtin_expect(bb_fiber_tools.any, 0))
         bb_fibers_release(u); /* a fresh start for the tools too (TSan's shadow stack) */
     if (bb_unit_is_ult(u))
-        u->ctx = make_context(u, ult_start, u);
+        u->ctx = bb_unit_fresh_context(u);
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_REVIVE, pool, bb_self_unit(), NULL, 0, NULL);
     if (push)
         bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE);
@@ -175,10 +150,13 @@ static void join_from_os_thread(bb_unit *u)
         sched_yield(); /* somebody else waits; poll until it is done */
 }
 
-/* Out of line: the common join finds the unit terminated already. */
-static __attribute__((noinline)) void wait_terminated(bb_unit *u)
+/* Out of line: the common join finds the unit terminated already. A ULT
+ * first tries, once, to run the joinee itself (the join bypass, hotpath.c). */
+__attribute__((noinline)) void bb_unit_wait_terminated(bb_unit *u)
 {
     bb_unit *self = bb_self_unit();
+    if (self && bb_join_bypass(self, u) && bb_unit_is_terminated(u))
+        return;
     while (!bb_unit_is_terminated(u)) {
         if (!self)
             join_from_os_thread(u);
@@ -194,33 +172,32 @@ static __attribute__((noinline)) void wait_terminated(bb_unit *u)
 int bb_unit_join(bb_unit *u)
 {
     if (!bb_unit_is_terminated(u))
-        wait_terminated(u);
+        bb_unit_wait_terminated(u);
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, bb_self_unit(), NULL, 0, NULL);
     return ABT_SUCCESS;
 }
 
-static void release_memory(bb_unit *u);
 
 /* Join and release, with one test for both tool events. */
 int bb_unit_free(bb_unit *u)
 {
     if (!bb_unit_is_terminated(u))
-        wait_terminated(u);
+        bb_unit_wait_terminated(u);
     if (__builtin_expect((bb_tool_mask & (ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE)) != 0, 0)) {
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, bb_self_unit(), NULL, 0, NULL);
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FREE, NULL, bb_self_unit(), NULL, 0, NULL);
     }
-    release_memory(u);
+    bb_unit_release_memory(u);
     return ABT_SUCCESS;
 }
 
 void bb_unit_release(bb_unit *u)
 {
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FREE, NULL, bb_self_unit(), NULL, 0, NULL);
-    release_memory(u);
+    bb_unit_release_memory(u);
 }
 
-static void release_memory(bb_unit *u)
+void bb_unit_release_memory(bb_unit *u)
 {
     if (u->keys)
         bb_unit_free_keys(u);

@@ -1,0 +1,379 @@
+/*
+ * The critical path: the public calls of a fork-join or a yield loop
+ * (ABT_thread_create / join / free / yield / yield_to, ABT_task_create /
+ * free), read in one sitting.
+ *
+ * Each call first tries a shortcut for the common case, which works with
+ * plain loads and stores on the caller's own ES, and otherwise takes the
+ * general path of unit.c and switch.c, which handles every case (attributes,
+ * user pools, tools, other ESs, cancel and migration requests). A shortcut
+ * does exactly what the general path would do, minus the detours:
+ *
+ *  - create and free: default attributes, a built-in pool, and a freed unit
+ *    (a descriptor, with its stack for a ULT) in the caller's ES cache; a
+ *    private FIFO pool is pushed to inline. Free releases into that cache.
+ *  - join bypass: a joiner ULT whose joinee has not started and waits in a
+ *    pool of the joiner's ES takes it out and runs it itself. A ULT joinee
+ *    runs as the joiner's child: when it finishes (or yields, or blocks) it
+ *    switches straight back to the joiner, with no scheduler in between. A
+ *    tasklet joinee runs as a plain call, but only on an OS thread's own
+ *    stack (the primary ULT's), since a ULT's stack may be too small for it.
+ *  - direct yield: a ULT run by its ES's main scheduler, when that is a
+ *    predefined in-order loop (BASIC, PRIO, BASIC_WAIT, the default) whose
+ *    first pool is the ULT's private FIFO, does what the scheduler would:
+ *    puts itself at the tail and switches to the head, counting one round
+ *    of the scheduler; when the scheduler's events are due, the yield goes
+ *    through the scheduler. yield_to a ULT of that same pool likewise.
+ *
+ * Each shortcut can be switched off at run time (bb_runtime.h, ABT_OPT_*),
+ * and none is taken while a tool callback is registered.
+ */
+#include "bb_attr.h"
+#include "bb_caller.h"
+#include "bb_mem.h"
+#include "bb_pool.h"
+#include "bb_pool_list.h"
+#include "bb_runtime.h"
+#include "bb_sched.h"
+#include "bb_switch.h"
+#include "bb_tool.h"
+#include "bb_unit.h"
+#include "bb_xstream.h"
+
+uint32_t bb_shortcuts;
+
+void bb_shortcuts_update(void)
+{
+    bool usable = bb_is_up() && bb_load_relaxed(&bb_tool_mask) == 0;
+    bb_store_relaxed(&bb_shortcuts, usable ? bb_rt.config.shortcuts : 0u);
+}
+
+/* ---- create ---------------------------------------------------------------- */
+
+static const uint32_t stack_flag_mask =
+    BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK;
+
+/* The caller's ES, if the create shortcut may use it for `pool`. */
+static inline bb_xstream *create_shortcut_es(bb_pool *pool)
+{
+    bb_xstream *es = bb_self_xstream();
+    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && pool && !pool->user)
+        return es;
+    return NULL;
+}
+
+static inline void push_new(bb_pool *pool, bb_unit *u)
+{
+    if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
+        list_push_tail(pool, u); /* the caller's ES owns the pool */
+    else
+        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+}
+
+int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                      ABT_thread_attr attr, ABT_thread *newthread)
+{
+    bb_pool *p = bb_pool_of(pool);
+    bb_xstream *es = create_shortcut_es(p);
+    if (es && attr == ABT_THREAD_ATTR_NULL && es->cache.ults) {
+        /* A freed ULT keeps its default-size stack and its stack flags. */
+        bb_unit *u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
+        uint32_t named = newthread ? BB_UNIT_NAMED : 0;
+        bb_unit_init(u, p, thread_func, arg, (u->flags & stack_flag_mask) | BB_UNIT_ULT | named);
+        u->migratable = 1;
+        u->ctx = bb_unit_fresh_context(u);
+        if (newthread)
+            *newthread = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
+        push_new(p, u);
+        return ABT_SUCCESS;
+    }
+    if (newthread)
+        *newthread = ABT_THREAD_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    return bb_thread_create_general(p, thread_func, arg, attr, (bb_unit **)(void *)newthread);
+}
+
+int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
+{
+    bb_pool *p = bb_pool_of(pool);
+    bb_xstream *es = create_shortcut_es(p);
+    if (es && es->cache.descs) {
+        bb_unit *u = bb_mem_cache_pop(&es->cache.descs, &es->cache.num_descs);
+        u->stack = NULL;
+        u->stacksize = 0;
+        bb_unit_init(u, p, task_func, arg, newtask ? BB_UNIT_NAMED : 0);
+        u->migratable = 1;
+        if (newtask)
+            *newtask = bb_unit_handle(u);
+        push_new(p, u);
+        return ABT_SUCCESS;
+    }
+    if (newtask)
+        *newtask = ABT_TASK_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (pool == ABT_POOL_NULL)
+        return ABT_ERR_INV_POOL;
+    bb_unit_spec spec = {.is_ult = false, .named = newtask != NULL, .migratable = true};
+    return bb_unit_create(p, task_func, arg, &spec, (bb_unit **)(void *)newtask);
+}
+
+/* ---- join and free ----------------------------------------------------------- */
+
+/* Whether the main scheduler of `es` serves `pool`: only then may a unit of
+ * `es` take units out of it (a private pool belongs to its ES alone). */
+static bool serves_pool(const bb_xstream *es, const bb_pool *pool)
+{
+    const bb_sched *s = es->main_sched;
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i] == pool)
+            return true;
+    return false;
+}
+
+/* Take `u` out of its pool if it waits in one that `es` serves. */
+static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u)
+{
+    bb_pool *pool = u->pool;
+    if (pool->user || !bb_pool_can(pool, BB_POOL_CAN_REMOVE) || !serves_pool(es, pool))
+        return false;
+    if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
+        return list_remove(pool, u) == ABT_SUCCESS;
+    return pool->ops->remove(pool, u) == ABT_SUCCESS;
+}
+
+static void wait_until_saved(bb_unit *u)
+{
+    while (bb_load_acquire(&u->switching))
+        bb_cpu_relax();
+}
+
+/* Join bypass (see the top of the file). Returns whether `u` ran; it may not
+ * have finished (it yielded or blocked, and went back where it belongs). */
+bool bb_join_bypass(bb_unit *self, bb_unit *u)
+{
+    bb_xstream *es = bb_self_xstream();
+    bool is_ult = bb_unit_is_ult(u);
+    if (!bb_shortcut_on(BB_SHORTCUT_BYPASS) || !bb_unit_is_ult(self) ||
+        bb_load_relaxed(&u->xstream) != NULL || bb_load_relaxed(&u->requests) != 0 ||
+        (!is_ult && !(self->flags & BB_UNIT_PRIMARY)))
+        return false; /* started, or a cancel or migration to serve, or no stack for it */
+    if (!take_out_of_own_pool(es, u))
+        return false; /* not waiting in a pool of this ES */
+    bb_store_relaxed(&u->xstream, es);
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+    bb_store_relaxed(&es->current, u);
+    if (is_ult) {
+        wait_until_saved(u);
+        u->parent = self;
+        bb_switch(self, u, NULL, NULL); /* back here once u leaves its context */
+    } else {
+        u->func(u->arg);
+        bb_store_relaxed(&es->current, self);
+        bb_unit_terminate(u);
+    }
+    return true;
+}
+
+/* The primary ULT and schedulers are never joined or freed by the user; nor
+ * is the caller itself. */
+static int check_joinable(bb_unit *u)
+{
+    if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    if (u == bb_self_unit())
+        return ABT_ERR_INV_THREAD;
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_join(ABT_thread thread)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *u = bb_unit_of(thread);
+    int err = check_joinable(u);
+    return err != ABT_SUCCESS ? err : bb_unit_join(u);
+}
+
+/* Free shortcut: a terminated unit whose memory goes straight back to the
+ * caller's ES cache (no keys, no user-pool unit, no tool state to drop). */
+static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
+{
+    bb_mem_cache *c = &es->cache;
+    if (u->keys || u->unit_pool || __builtin_expect(bb_fiber_tools.any, 0))
+        return false;
+    if (u->flags & BB_UNIT_CACHED_STACK) {
+        if (c->num_ults >= c->max_ults)
+            return false;
+        u->state = BB_UNIT_STATE_FREE;
+        bb_mem_cache_push(&c->ults, &c->num_ults, u);
+        return true;
+    }
+    if (u->stack || c->num_descs >= c->max_descs)
+        return false;
+    u->state = BB_UNIT_STATE_FREE;
+    bb_mem_cache_push(&c->descs, &c->num_descs, u);
+    return true;
+}
+
+static int free_unit(ABT_thread *thread)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
+    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && u && u != es->current &&
+        !(u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))) {
+        if (!bb_unit_is_terminated(u) &&
+            !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u)))
+            bb_unit_wait_terminated(u);
+        if (!release_to_cache(es, u))
+            bb_unit_release_memory(u);
+        *thread = ABT_THREAD_NULL;
+        return ABT_SUCCESS;
+    }
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!u)
+        return ABT_ERR_INV_THREAD;
+    int err = check_joinable(u);
+    if (err == ABT_SUCCESS)
+        err = bb_unit_free(u);
+    if (err == ABT_SUCCESS)
+        *thread = ABT_THREAD_NULL;
+    return err;
+}
+
+int ABT_thread_free(ABT_thread *thread)
+{
+    return free_unit(thread);
+}
+
+int ABT_task_free(ABT_task *task)
+{
+    int err = free_unit(task);
+    return err == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : err;
+}
+
+/* ---- yield ------------------------------------------------------------------- */
+
+/* The pool a direct yield of `self` on `es` works on, or NULL when the
+ * scheduler must decide (see the top of the file). */
+static inline bb_pool *direct_yield_pool(bb_xstream *es, bb_unit *self)
+{
+    bb_sched *s = es->running_sched;
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || !s || !s->picks_in_order ||
+        self->parent != s->unit || (self->flags & BB_UNIT_SCHED))
+        return NULL;
+    bb_pool *pool = s->pools[0];
+    if (self->pool != pool || !bb_pool_can(pool, BB_POOL_PRIVATE_FIFO) ||
+        bb_load_relaxed(&self->requests) != 0)
+        return NULL;
+    return pool;
+}
+
+/* `next`, a ULT of `pool` that the scheduler would run now, without a
+ * request to serve. */
+static inline bool can_run_directly(bb_unit *next, bb_pool *pool)
+{
+    return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT && next->pool == pool &&
+           bb_load_relaxed(&next->requests) == 0 && bb_load_relaxed(&next->switching) == 0;
+}
+
+/* `self` goes to the tail of its pool (a private FIFO of `es`) and `next`,
+ * just taken out of its own, runs in its place, as a child of self's parent. */
+static inline void switch_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
+{
+    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
+    list_push_tail(self->pool, self); /* nobody else pops a private pool */
+    next->parent = self->parent;
+    bb_store_relaxed(&next->xstream, es);
+    bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+    bb_store_relaxed(&es->current, next);
+    bb_switch(self, next, NULL, NULL);
+}
+
+/* Returns whether the yield is done. */
+static bool yield_directly(bb_xstream *es, bb_unit *self)
+{
+    bb_pool *pool = direct_yield_pool(es, self);
+    if (!pool)
+        return false;
+    bb_sched *s = es->running_sched;
+    if (s->rounds + 1 >= (unsigned)s->event_freq)
+        return false; /* the scheduler's events are due: let it run */
+    bb_unit *next = pool->head;
+    if (next && !can_run_directly(next, pool))
+        return false;
+    s->rounds++;
+    if (next) {
+        list_pop_head(pool);
+        switch_directly(es, self, next);
+    }
+    return true; /* with nothing else ready, the scheduler would run `self` again */
+}
+
+/* Argobots 1.x: the old yield calls do nothing (and succeed) when the caller
+ * cannot yield; ABT_self_yield reports an error instead. */
+int ABT_thread_yield(void)
+{
+    bb_xstream *es = bb_self_xstream();
+    if (es && bb_unit_is_ult(es->current) && yield_directly(es, es->current))
+        return ABT_SUCCESS;
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_ERR_UNINITIALIZED)
+        return err;
+    if (err == ABT_SUCCESS && !bb_unit_is_main_sched(self))
+        bb_ult_yield(self);
+    return ABT_SUCCESS;
+}
+
+/* A pool whose list a ULT of `es` may change inline: a private FIFO that
+ * the main scheduler of `es` serves. */
+static inline bool is_own_private_fifo(const bb_xstream *es, const bb_pool *pool)
+{
+    return bb_pool_can(pool, BB_POOL_PRIVATE_FIFO) && serves_pool(es, pool);
+}
+
+/* yield_to needs no scheduler even on the general path: `target` takes the
+ * caller's place as a child of the caller's parent. The shortcut only
+ * moves both between their pools inline. Returns whether it is done. */
+static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
+{
+    bb_pool *pool = target->pool;
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_load_relaxed(&self->requests) != 0 ||
+        !can_run_directly(target, pool) ||
+        bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
+        !is_own_private_fifo(es, pool) ||
+        (self->pool != pool && !is_own_private_fifo(es, self->pool)) ||
+        list_remove(pool, target) != ABT_SUCCESS)
+        return false;
+    switch_directly(es, self, target);
+    return true;
+}
+
+int ABT_thread_yield_to(ABT_thread thread)
+{
+    bb_unit *self;
+    int err = bb_caller_ult(&self);
+    if (err == ABT_ERR_UNINITIALIZED)
+        return err;
+    if (err != ABT_SUCCESS)
+        return ABT_SUCCESS; /* external thread or tasklet: nothing to do */
+    if (thread == ABT_THREAD_NULL)
+        return ABT_ERR_INV_THREAD;
+    bb_unit *target = bb_unit_of(thread);
+    if (!bb_unit_is_ult(target) || target == self || (self->flags & BB_UNIT_SCHED) ||
+        (target->flags & BB_UNIT_SCHED))
+        return ABT_ERR_INV_THREAD;
+    if (yield_to_directly(bb_self_xstream(), self, target))
+        return ABT_SUCCESS;
+    if (bb_unit_state(target) != ABT_THREAD_STATE_READY ||
+        bb_ult_yield_to(self, target) != ABT_SUCCESS)
+        bb_ult_yield(self); /* target not waiting in a pool: plain yield */
+    return ABT_SUCCESS;
+}
