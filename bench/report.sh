@@ -6,10 +6,10 @@
 #   bench/report.sh [BUILD_DIR]   BUILD_DIR defaults to ../build next to this
 #                                 script; programs in BUILD_DIR/bench (or in
 #                                 BUILD_DIR itself). Builds nothing.
-#   QUICK=1 bench/report.sh ...   fewer runs and iterations: about 1 minute
-#                                 instead of about 5 (for testing the report,
-#                                 not for numbers)
-#   RUNS=N, OUT=DIR               runs per wall-time measurement (7, QUICK 3);
+#   QUICK=1 bench/report.sh ...   fewer runs and iterations: about 30 s
+#                                 instead of about 3 minutes (for testing the
+#                                 report, not for numbers)
+#   RUNS=N, OUT=DIR               runs per wall-time measurement (9, QUICK 3);
 #                                 output directory (bench/results)
 #
 # Wall times: the median, min and max of RUNS runs of what the program
@@ -51,14 +51,18 @@ bench_bin "$build" || exit 1
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
     RUNS=${RUNS:-3}
-    OPS=32768        # units per timed loop, fork-join programs
-    SWITCHES=262144  # switches per timed loop, yield programs
+    PHASE_OPS=32768  # units per timed loop, phases (at least 2 rounds)
+    OPS=65536        # units per worker and timed loop, fork_join / multi_es
+    SWITCHES=524288  # switches per timed loop, yield programs
     PT_THREADS=512   # threads per timed loop, pthreads fork-join
     PT_ROUNDS=20000  # round trips, sched_yield ping-pong
 else
-    RUNS=${RUNS:-7}
-    OPS=262144
-    SWITCHES=2097152
+    # About 3 minutes on 2 cores. phases with N >= 16384 ULTs is the long
+    # part: ~9 us per ULT today, 2.4 s per run.
+    RUNS=${RUNS:-9}
+    PHASE_OPS=262144
+    OPS=1048576
+    SWITCHES=8388608
     PT_THREADS=2560
     PT_ROUNDS=100000
 fi
@@ -161,7 +165,7 @@ md "FIFO pool (\`ABT_POOL_ACCESS_PRIV\`, basic scheduler, as \`fork_join ... pri
 md "creates N units with empty bodies (ULTs: default attributes, 16 KiB"
 md "stacks), then joins all N (\`ABT_thread_join\` / \`ABT_task_join\`: the units"
 md "run here), then frees all N (\`ABT_thread_free\` / \`ABT_task_free\`). Each"
-md "phase is timed on its own; REPS = max(2, $OPS / N) rounds after one"
+md "phase is timed on its own; REPS = max(2, $PHASE_OPS / N) rounds after one"
 md "untimed round; $RUNS runs. ns per unit, median (min–max). Instructions: the"
 md "inclusive count of the create and free phases (functions of their own,"
 md "no context switch inside) from the callgrind profile; join = total minus"
@@ -174,7 +178,7 @@ md "|---|---|---|---|---|---|---|---|---|---|---|"
 for kind in ult task; do
     : >"$data/phases_$kind.tsv"
     for n in $PHASE_NS; do
-        reps=$(max 2 $((OPS / n)))
+        reps=$(max 2 $((PHASE_OPS / n)))
         if ! outs=$(run_repeat "$RUNS" phases $kind $n $reps); then
             md "| $kind | $n | $reps | $(tail -n1 <<<"$outs") | | | | | | | |"
             continue
@@ -231,7 +235,7 @@ GP
 
 # ---- Figure 2: the optimization steps --------------------------------------
 log "figure 2: optimization steps"
-reps2=$((OPS / 256 * 4))
+reps2=$((OPS / 256))
 md
 md "## 2. Effect of each optimization"
 md
@@ -284,7 +288,7 @@ GP
 
 # ---- Figure 3: multi-ES, private vs shared pools -----------------------------
 log "figure 3: multi-ES"
-reps3=$((OPS / 256 * 2))
+reps3=$((OPS / 256))
 md
 md "## 3. Create + join per unit vs number of ESs, private vs shared pools"
 md
