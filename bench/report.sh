@@ -154,6 +154,7 @@ md "these shared VMs drift by up to 2x between runs: compare instructions."
 md "Argobots 1.2 figures come from \`shared/PEERS.md\` (\`--enable-perf-opt\`,"
 md "measured on the same kind of VM), where a workload matches."
 [ "$have_cg" = 1 ] || md "" "valgrind or callgrind_annotate is missing: no instruction counts."
+[ "$have_gp" = 1 ] || md "" "gnuplot is not installed: tables only, no plots."
 
 # ---- Figure 1: create / join / free per unit vs N ----------------------------
 log "figure 1: phases"
