@@ -7,7 +7,7 @@
 #                                 script; programs in BUILD_DIR/bench (or in
 #                                 BUILD_DIR itself). Builds nothing.
 #   QUICK=1 bench/report.sh ...   fewer runs and iterations: about 30 s
-#                                 instead of about 3 minutes (for testing the
+#                                 instead of about 2 minutes (for testing the
 #                                 report, not for numbers)
 #   RUNS=N, OUT=DIR               runs per wall-time measurement (9, QUICK 3);
 #                                 output directory (bench/results)
@@ -57,7 +57,7 @@ if [ "$QUICK" = 1 ]; then
     PT_THREADS=512   # threads per timed loop, pthreads fork-join
     PT_ROUNDS=20000  # round trips, sched_yield ping-pong
 else
-    # About 3 minutes on 2 cores. phases with N >= 16384 ULTs is the long
+    # About 2 minutes on 2 cores. phases with N >= 16384 ULTs is the long
     # part: ~9 us per ULT today, 2.4 s per run.
     RUNS=${RUNS:-9}
     PHASE_OPS=262144
