@@ -28,27 +28,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
+
 #define WARMUP 10
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static long arg_long(int argc, char **argv, int i, long def)
-{
-    if (i >= argc)
-        return def;
-    char *end;
-    long v = strtol(argv[i], &end, 10);
-    if (*end || v <= 0) {
-        fprintf(stderr, "argument %d: expected a positive integer, got '%s'\n", i, argv[i]);
-        exit(2);
-    }
-    return v;
-}
 
 static void check(int err, const char *what)
 {
