@@ -17,9 +17,11 @@
 #                            (Ir(big) - Ir(small)) / (ops(big) - ops(small));
 #                            leaves the profiles in $cg_dir/cg.small, cg.big
 #   cg_inclusive FILE FUNC   inclusive Ir of function FUNC in a profile
+#   env_check ASSIGNMENTS    fails, naming it, on a word that is not VAR=value
 #
-# $BENCH_ENV: space-separated VAR=value assignments for the measured
-# program (report.sh's optimization steps), empty by default.
+# $BENCH_ENV: VAR=value assignments separated by spaces (no spaces inside a
+# value), set for the measured program only, in run_repeat and run_cg alike
+# (report.sh's optimization steps); empty by default.
 
 BENCH_ENV=${BENCH_ENV:-}
 
@@ -40,12 +42,27 @@ stats() {
               printf "%.1f | %.1f | %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
 
+# The words of $BENCH_ENV into the array bench_env (split on spaces only: no
+# pathname expansion of a value such as X=*).
+bench_env_words() { read -ra bench_env <<<"$BENCH_ENV"; }
+
+env_check() {
+    local w words
+    read -ra words <<<"$1"
+    for w in "${words[@]}"; do
+        [[ $w =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || {
+            echo "not a VAR=value assignment: '$w' (in '$1')" >&2
+            return 1
+        }
+    done
+}
+
 run_repeat() {
-    local runs=$1 out rc i
-    shift
+    local runs=$1 prog=$2 out rc i bench_env
+    shift 2
+    bench_env_words
     for ((i = 0; i < runs; i++)); do
-        # shellcheck disable=SC2086
-        out=$(timeout "${TIMEOUT:-60}" env $BENCH_ENV "$bin/$@" 2>&1)
+        out=$(timeout "${TIMEOUT:-60}" env "${bench_env[@]}" "$bin/$prog" "$@" 2>&1)
         rc=$?
         if [ $rc -ne 0 ]; then
             echo "FAILED (exit $rc: $(tail -n1 <<<"$out" | cut -c1-80))"
@@ -56,12 +73,12 @@ run_repeat() {
 }
 
 run_cg() {
-    local tag=$1 out ir ops
-    shift
-    # shellcheck disable=SC2086
-    out=$(timeout "${TIMEOUT:-300}" env $BENCH_ENV valgrind --tool=callgrind --fair-sched=yes \
-        --callgrind-out-file="$cg_dir/$tag" \
-        "$bin/$@" 2>"$cg_dir/$tag.err") || return 1
+    local tag=$1 prog=$2 out ir ops bench_env
+    shift 2
+    bench_env_words
+    out=$(timeout "${TIMEOUT:-300}" env "${bench_env[@]}" valgrind --tool=callgrind \
+        --fair-sched=yes --callgrind-out-file="$cg_dir/$tag" \
+        "$bin/$prog" "$@" 2>"$cg_dir/$tag.err") || return 1
     ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$cg_dir/$tag" | head -n1)
     [ -n "$ir" ] || ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$cg_dir/$tag" | head -n1)
     ops=$(sed -n 's/.*[[:space:]]ops_all=\([0-9]*\).*/\1/p' <<<"$out")
@@ -71,6 +88,7 @@ run_cg() {
 
 cg_per_op() {
     local small=$1 big=$2 prog=$3 a b
+    rm -f "$cg_dir"/cg.small* "$cg_dir"/cg.big* # no stale profile or .err
     # shellcheck disable=SC2086
     a=$(run_cg cg.small $prog $small) && b=$(run_cg cg.big $prog $big) || return 1
     awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ")

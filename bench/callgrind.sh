@@ -26,22 +26,15 @@ cg_dir=$(mktemp -d)
 trap 'rm -rf "$cg_dir"' EXIT
 
 # case_ WORKLOAD PARAMS REFERENCE "SMALL ARGS" "BIG ARGS" PROGRAM
-n=0
 case_() {
-    local workload=$1 params=$2 ref=$3 small=$4 big=$5 prog=$6 a b
+    local workload=$1 params=$2 ref=$3 small=$4 big=$5 prog=$6 v
     # ONLY=REGEX: run only the rows whose program name matches
     if [ -n "${ONLY:-}" ] && ! [[ $prog =~ $ONLY ]]; then return; fi
-    n=$((n + 1))
-    # shellcheck disable=SC2086
-    if ! a=$(run_cg "$n.small" $prog $small) || ! b=$(run_cg "$n.big" $prog $big); then
-        echo "| $workload | $params | FAILED ($(cat "$cg_dir/$n."*.err 2>/dev/null | grep -v '^==' | tail -n1 | cut -c1-70)) | $ref |"
+    if ! v=$(cg_per_op "$small" "$big" "$prog"); then
+        echo "| $workload | $params | FAILED ($(cat "$cg_dir"/cg.*.err 2>/dev/null | grep -v '^==' | tail -n1 | cut -c1-70)) | $ref |"
         return
     fi
-    read -r ir1 ops1 <<<"$a"
-    read -r ir2 ops2 <<<"$b"
-    awk -v w="$workload" -v p="$params" -v r="$ref" -v i1="$ir1" -v i2="$ir2" \
-        -v o1="$ops1" -v o2="$ops2" \
-        'BEGIN { printf "| %s | %s | %.1f | %s |\n", w, p, (i2 - i1) / (o2 - o1), r }'
+    echo "| $workload | $params | $v | $ref |"
 }
 
 echo "| workload | parameters | bobbin instr/op | Argobots 1.2 (PEERS.md) |"
