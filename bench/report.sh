@@ -19,12 +19,17 @@
 set -uo pipefail
 
 # ---- Figure 2: the optimization steps ------------------------------------
-# One line per step, "label|VAR=value VAR2=value", in the order the
-# optimizations were added; the variables are set for the measured program
-# (fork_join ult priv 256, wall time and instructions). The first step is the
-# baseline. To add an optimization's run-time switch, add a line, e.g.
-#   "lazy stacks|BOBBIN_LAZY_STACKS=1"
-# (a later step usually keeps the variables of the earlier ones).
+# One line per step, one bar each, "label|VAR=value VAR2=value ...": the
+# assignments (separated by spaces, no space inside a value) are set for that
+# step's runs only, the wall-time runs and the callgrind runs of
+# fork_join ult priv 256 alike. Every variable that any step names is unset
+# for all other runs (the other steps and figures 1, 3-5 get the library's
+# defaults), so a step is exactly its own assignments. Cumulative steps,
+# the first with every optimization switched off, each later one switching
+# one more back on by leaving its variable out:
+#   "baseline|ABT_OPT_FAST_CREATE=0 ABT_OPT_JOIN_BYPASS=0"
+#   "+ fast create|ABT_OPT_JOIN_BYPASS=0"
+#   "+ join bypass|"
 STEPS=(
     "current|"
 )
@@ -44,6 +49,24 @@ build=$(cd "${1:-$here/../build}" 2>/dev/null && pwd) || {
     exit 1
 }
 bench_bin "$build" || exit 1
+BENCH_ENV= # set per step below, for figure 2's runs only
+step_vars=
+for step in "${STEPS[@]}"; do
+    if [[ $step != *"|"* || -z ${step%%|*} ]]; then
+        echo "report.sh: STEPS entry '$step' is not \"label|VAR=value ...\"" >&2
+        exit 1
+    fi
+    env_check "${step#*|}" || exit 1
+    read -ra assignments <<<"${step#*|}"
+    for a in "${assignments[@]}"; do
+        v=${a%%=*}
+        [[ " $step_vars " == *" $v "* ]] && continue
+        step_vars+=" $v"
+        [ -n "${!v+set}" ] &&
+            echo "report.sh: $v=${!v} from the environment is ignored (the STEPS set it)" >&2
+        unset "$v"
+    done
+done
 [ -x "$bin/phases" ] && [ -x "$bin/pthreads" ] || {
     echo "report.sh: $bin lacks phases or pthreads: rebuild" >&2
     exit 1
@@ -121,6 +144,17 @@ GP
 rep=$out/REPORT.md.tmp
 exec 3>"$rep"
 md() { echo "$@" >&3; }
+# failed_row NCOLS OUTS CELL...: a table row of the CELLs, then the failure
+# (the last line of run_repeat's OUTS), then empty cells up to NCOLS
+failed_row() {
+    local ncols=$1 outs=$2 row="|" c i
+    shift 2
+    for c in "$@" "$(tail -n1 <<<"$outs")"; do row+=" $c |"; done
+    for ((i = $# + 1; i < ncols; i++)); do row+=" |"; done
+    md "$row"
+}
+# num X: X when it is a number, else NaN (a missing point for gnuplot)
+num() { [[ $1 =~ ^-?[0-9]+([.][0-9]+)?$ ]] && echo "$1" || echo NaN; }
 
 # ---- Header -----------------------------------------------------------------
 src=$here/..
@@ -181,7 +215,7 @@ for kind in ult task; do
     for n in $PHASE_NS; do
         reps=$(max 2 $((PHASE_OPS / n)))
         if ! outs=$(run_repeat "$RUNS" phases $kind $n $reps); then
-            md "| $kind | $n | $reps | $(tail -n1 <<<"$outs") | | | | | | | |"
+            failed_row 11 "$outs" $kind $n $reps
             continue
         fi
         c=$(msum create_ns "$outs") j=$(msum join_ns "$outs") f=$(msum free_ns "$outs")
@@ -242,9 +276,10 @@ md "## 2. Effect of each optimization"
 md
 md "\`fork_join ult priv 256 $reps2\` (the main ULT creates 256 ULTs into a"
 md "private pool, then frees them; per ULT), once per step with the step's"
-md "environment variables set; $RUNS runs for the wall time, callgrind at 20"
-md "and 40 rounds for the instructions. The steps are the list \`STEPS\` at the"
-md "top of \`bench/report.sh\`."
+md "environment variables set (and every variable another step names unset);"
+md "$RUNS runs for the wall time, callgrind at 20 and 40 rounds for the"
+md "instructions, both with the step's variables. The steps are the list"
+md "\`STEPS\` at the top of \`bench/report.sh\`."
 md
 md "| step | environment | ns per ULT | instr per ULT |"
 md "|---|---|---|---|"
@@ -255,7 +290,7 @@ for step in "${STEPS[@]}"; do
     BENCH_ENV=${step#*|}
     ins=-
     if ! outs=$(run_repeat "$RUNS" fork_join ult priv 256 $reps2); then
-        md "| $label | \`${BENCH_ENV:-none}\` | $(tail -n1 <<<"$outs") | |"
+        failed_row 4 "$outs" "$label" "\`${BENCH_ENV:-none}\`"
         continue
     fi
     t=$(msum ns_per_op "$outs")
@@ -263,7 +298,7 @@ for step in "${STEPS[@]}"; do
         ins=$(cg_per_op "ult priv 256 20" "ult priv 256 40" fork_join) || ins=FAILED
     fi
     md "| $label | \`${BENCH_ENV:-none}\` | $(cell "$t") | $ins |"
-    printf '%s\t"%s"\t%s\t%s\n' "$i" "$label" "${t// /$'\t'}" "${ins/-/NaN}" >>"$data/steps.tsv"
+    printf '%s\t"%s"\t%s\t%s\n' "$i" "$label" "${t// /$'\t'}" "$(num "$ins")" >>"$data/steps.tsv"
     i=$((i + 1))
 done
 BENCH_ENV=
@@ -312,7 +347,7 @@ for kind in ult task; do
         : >"$data/es_${kind}_$pools.tsv"
         for e in $ES_LIST; do
             if ! outs=$(run_repeat "$RUNS" multi_es $e $reps3 256 $kind $pools); then
-                md "| $kind | $pools | $e | $(tail -n1 <<<"$outs") | | |"
+                failed_row 6 "$outs" $kind $pools $e
                 continue
             fi
             m=$(msum ns_mean "$outs") lo=$(msum ns_min "$outs") hi=$(msum ns_max "$outs")
@@ -365,7 +400,7 @@ for op in yield yield_to; do
         fi
         # shellcheck disable=SC2086
         if ! outs=$(run_repeat "$RUNS" $op $args); then
-            md "| $op | $n | $k | $(tail -n1 <<<"$outs") | |"
+            failed_row 5 "$outs" $op $n $k
             continue
         fi
         t=$(msum ns_per_op "$outs")
@@ -374,7 +409,7 @@ for op in yield yield_to; do
             ins=$(cg_per_op "$cs" "$cb" $op) || ins=FAILED
         fi
         md "| $op | $n | $k | $(cell "$t") | $ins |"
-        printf '%s\t%s\t%s\t%s\t%s\n' "$n" "${t// /$'\t'}" "${ins/-/NaN}" >>"$data/$op.tsv"
+        printf '%s\t%s\t%s\t%s\t%s\n' "$n" "${t// /$'\t'}" "$(num "$ins")" >>"$data/$op.tsv"
     done
 done
 md
@@ -423,7 +458,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%
 for n in $PTHREAD_NS; do
     reps=$(max 2 $((PT_THREADS / n)))
     if ! outs=$(run_repeat "$RUNS" pthreads fork_join $n $reps); then
-        md "| create + join, N=$n | $(tail -n1 <<<"$outs") | | | |"
+        failed_row 5 "$outs" "create + join, N=$n"
         continue
     fi
     t=$(msum ns_per_op "$outs")
@@ -439,7 +474,7 @@ if outs=$(run_repeat "$RUNS" pthreads yield $PT_ROUNDS); then
     md "| switch: sched_yield ping-pong (pinned=$pinned, sched_yield calls per switch $(cell "$ypsw")) vs yield_to / yield, N=2 | $(cell "$t") | ${u:-–} / ${y:-–} | | $(ratio "${t%% *}" "$u") |"
     printf '"%s"\t%s\t%s\tNaN\n' "switch (yield_to, N=2)" "${t%% *}" "${u:-NaN}" >>"$data/pthreads.tsv"
 else
-    md "| sched_yield ping-pong | $(tail -n1 <<<"$outs") | | | |"
+    failed_row 5 "$outs" "sched_yield ping-pong"
 fi
 md
 md "PEERS.md, glibc pthreads on the same kind of VM: create + join 27–28 µs per thread."
