@@ -100,7 +100,7 @@ command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null || ha
 have_gp=1
 command -v gnuplot >/dev/null || {
     have_gp=0
-    echo "report.sh: gnuplot is not installed: writing the tables without plots" >&2
+    echo "report.sh: gnuplot is not installed (Debian: gnuplot-nox): writing the tables without plots" >&2
 }
 ulimit -c 0 # a crashing benchmark must not leave a core dump
 start=$SECONDS
