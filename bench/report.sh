@@ -220,6 +220,7 @@ for kind in ult task; do
         fi
         c=$(msum create_ns "$outs") j=$(msum join_ns "$outs") f=$(msum free_ns "$outs")
         t=$(msum ns_per_op "$outs")
+        # each of c j f t is "median min max": ${x// /<tab>} makes three TSV columns
         printf '%s\t%s\t%s\t%s\t%s\n' "$n" "${c// /$'\t'}" "${j// /$'\t'}" "${f// /$'\t'}" \
             "${t// /$'\t'}" >>"$data/phases_$kind.tsv"
         ci=– ji=– fi_=– ti=–
@@ -409,7 +410,7 @@ for op in yield yield_to; do
             ins=$(cg_per_op "$cs" "$cb" $op) || ins=FAILED
         fi
         md "| $op | $n | $k | $(cell "$t") | $ins |"
-        printf '%s\t%s\t%s\t%s\t%s\n' "$n" "${t// /$'\t'}" "$(num "$ins")" >>"$data/$op.tsv"
+        printf '%s\t%s\t%s\n' "$n" "${t// /$'\t'}" "$(num "$ins")" >>"$data/$op.tsv"
     done
 done
 md
