@@ -11,6 +11,8 @@
 #                                 report, not for numbers)
 #   RUNS=N, OUT=DIR               runs per wall-time measurement (9, QUICK 3);
 #                                 output directory (bench/results)
+#   TIMEOUT=S                     seconds one program run may take, under
+#                                 valgrind too (120); past it, a FAILED cell
 #
 # Wall times: the median, min and max of RUNS runs of what the program
 # reports (ns per operation, timed inside it with clock_gettime after a
