@@ -17,50 +17,24 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build}
-bin=$build/bench
-[ -x "$bin/fork_join" ] || bin=$build
-if [ ! -x "$bin/fork_join" ]; then
-    echo "no benchmark programs in $build/bench or $build: build first" >&2
-    exit 1
-fi
+# shellcheck source=bench_lib.sh
+. "$here/bench_lib.sh"
+bench_bin "${1:-$here/../build}" || exit 1
 command -v valgrind >/dev/null || { echo "valgrind is not installed (Debian: apt-get install valgrind)" >&2; exit 1; }
 TIMEOUT=${TIMEOUT:-300}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# run_cg TAG PROGRAM ARGS...: prints "Ir ops", or nothing on failure
-run_cg() {
-    local tag=$1 out
-    shift
-    out=$(timeout "$TIMEOUT" valgrind --tool=callgrind --fair-sched=yes \
-        --callgrind-out-file="$tmp/$tag" \
-        "$bin/$@" 2>"$tmp/$tag.err") || return 1
-    local ir ops
-    ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/$tag" | head -n1)
-    [ -n "$ir" ] || ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/$tag" | head -n1)
-    ops=$(sed -n 's/.*[[:space:]]ops_all=\([0-9]*\).*/\1/p' <<<"$out")
-    [ -n "$ops" ] || ops=$(sed -n 's/.*[[:space:]]ops=\([0-9]*\).*/\1/p' <<<"$out")
-    [ -n "$ir" ] && [ -n "$ops" ] && echo "$ir $ops"
-}
+cg_dir=$(mktemp -d)
+trap 'rm -rf "$cg_dir"' EXIT
 
 # case_ WORKLOAD PARAMS REFERENCE "SMALL ARGS" "BIG ARGS" PROGRAM
-n=0
 case_() {
-    local workload=$1 params=$2 ref=$3 small=$4 big=$5 prog=$6 a b
+    local workload=$1 params=$2 ref=$3 small=$4 big=$5 prog=$6 v
     # ONLY=REGEX: run only the rows whose program name matches
     if [ -n "${ONLY:-}" ] && ! [[ $prog =~ $ONLY ]]; then return; fi
-    n=$((n + 1))
-    # shellcheck disable=SC2086
-    if ! a=$(run_cg "$n.small" $prog $small) || ! b=$(run_cg "$n.big" $prog $big); then
-        echo "| $workload | $params | FAILED ($(cat "$tmp/$n."*.err 2>/dev/null | grep -v '^==' | tail -n1 | cut -c1-70)) | $ref |"
+    if ! v=$(cg_per_op "$small" "$big" "$prog"); then
+        echo "| $workload | $params | FAILED ($(cat "$cg_dir"/cg.*.err 2>/dev/null | grep -v '^==' | tail -n1 | cut -c1-70)) | $ref |"
         return
     fi
-    read -r ir1 ops1 <<<"$a"
-    read -r ir2 ops2 <<<"$b"
-    awk -v w="$workload" -v p="$params" -v r="$ref" -v i1="$ir1" -v i2="$ir2" \
-        -v o1="$ops1" -v o2="$ops2" \
-        'BEGIN { printf "| %s | %s | %.1f | %s |\n", w, p, (i2 - i1) / (o2 - o1), r }'
+    echo "| $workload | $params | $v | $ref |"
 }
 
 echo "| workload | parameters | bobbin instr/op | Argobots 1.2 (PEERS.md) |"

@@ -15,26 +15,12 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build}
-bin=$build/bench
-[ -x "$bin/fork_join" ] || bin=$build
-if [ ! -x "$bin/fork_join" ]; then
-    echo "no benchmark programs in $build/bench or $build: build first" >&2
-    exit 1
-fi
+# shellcheck source=bench_lib.sh
+. "$here/bench_lib.sh"
+bench_bin "${1:-$here/../build}" || exit 1
 RUNS=${RUNS:-5}
 TIMEOUT=${TIMEOUT:-60}
 BLOCK_RUNS=${BLOCK_RUNS:-3}
-
-# field KEY LINE: the value of KEY=value in a result line
-field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p" <<<"$2"; }
-
-# stats: median | min | max of the numbers on stdin
-stats() {
-    sort -g | awk '{ v[NR] = $1 }
-        END { if (NR == 0) { print "n/a | n/a | n/a"; exit }
-              printf "%.1f | %.1f | %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'
-}
 
 # case WORKLOAD PARAMS ROWS -- PROGRAM ARGS...
 #   ROWS: space-separated KEY[:SUFFIX[:UNIT]], one table row per entry
@@ -44,23 +30,18 @@ case_() {
     # ONLY=REGEX: run only the rows whose program name matches
     if [ -n "${ONLY:-}" ] && ! [[ $5 =~ $ONLY ]]; then return; fi
     shift 4
-    local outs=() out rc
-    for ((i = 0; i < RUNS; i++)); do
-        out=$(timeout "$TIMEOUT" "$bin/$@" 2>&1)
-        rc=$?
-        if [ $rc -ne 0 ]; then
-            echo "| $workload | $params | FAILED (exit $rc: $(tail -n1 <<<"$out" | cut -c1-80)) | | |"
-            return
-        fi
-        outs+=("$(tail -n1 <<<"$out")")
-    done
+    local outs
+    if ! outs=$(run_repeat "$RUNS" "$@"); then
+        echo "| $workload | $params | $(tail -n1 <<<"$outs") | | |"
+        return
+    fi
     local row key suffix unit
     for row in $rows; do
         IFS=: read -r key suffix unit <<<"$row"
         local p=$params
         [ -n "$suffix" ] && p="$params, ${suffix//_/ }"
         local s
-        s=$(for o in "${outs[@]}"; do field "$key" "$o"; done | stats)
+        s=$(while read -r o; do field "$key" "$o"; done <<<"$outs" | stats)
         [ -n "$unit" ] && s=$(sed "s|\([0-9.]\+\)|\1 $unit|g" <<<"$s")
         echo "| $workload | $p | $s |"
     done
