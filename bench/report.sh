@@ -33,7 +33,10 @@ set -uo pipefail
 #   "+ fast create|ABT_OPT_JOIN_BYPASS=0"
 #   "+ join bypass|"
 STEPS=(
-    "current|"
+    "general path only|ABT_OPT_FAST_CREATE_FREE=0 ABT_OPT_JOIN_BYPASS=0 ABT_OPT_DIRECT_YIELD=0"
+    "+ inline create/free|ABT_OPT_JOIN_BYPASS=0 ABT_OPT_DIRECT_YIELD=0"
+    "+ join bypass|ABT_OPT_DIRECT_YIELD=0"
+    "+ direct yield|"
 )
 
 # ---- Parameters ------------------------------------------------------------
@@ -304,6 +307,42 @@ for step in "${STEPS[@]}"; do
     printf '%s\t"%s"\t%s\t%s\n' "$i" "$label" "${t// /$'\t'}" "$(num "$ins")" >>"$data/steps.tsv"
     i=$((i + 1))
 done
+
+# The same steps on the other critical-path workloads (tables only): a step
+# may help one workload and cost another, e.g. the join bypass.
+fig2_workload() { # TITLE UNIT "WALL ARGS" "CG SMALL" "CG BIG" PROGRAM
+    local title=$1 unit=$2 wall=$3 small=$4 big=$5 prog=$6 step label outs t ins
+    md
+    md "$title, per $unit:"
+    md
+    md "| step | ns per $unit | instr per $unit |"
+    md "|---|---|---|"
+    for step in "${STEPS[@]}"; do
+        label=${step%%|*}
+        BENCH_ENV=${step#*|}
+        ins=-
+        # shellcheck disable=SC2086
+        if ! outs=$(run_repeat "$RUNS" "$prog" $wall); then
+            failed_row 3 "$outs" "$label"
+            continue
+        fi
+        t=$(msum ns_per_op "$outs")
+        if [ "$have_cg" = 1 ]; then
+            ins=$(cg_per_op "$small" "$big" "$prog") || ins=FAILED
+        fi
+        md "| $label | $(cell "$t") | $ins |"
+    done
+}
+fig2_workload "\`fork_join ult priv 1\` (create one ULT, free it at once)" ULT \
+    "ult priv 1 $OPS" "ult priv 1 2000" "ult priv 1 4000" fork_join
+fig2_workload "\`fork_join task priv 256\`" tasklet \
+    "task priv 256 $reps2" "task priv 256 20" "task priv 256 40" fork_join
+fig2_workload "\`fork_join task priv 1\`" tasklet \
+    "task priv 1 $OPS" "task priv 1 2000" "task priv 1 4000" fork_join
+fig2_workload "\`yield 16\` (16 ULTs yield in turn)" yield \
+    "16 $((SWITCHES / 16))" "16 250" "16 500" yield
+fig2_workload "\`yield_to\` (2 ULTs ping-pong)" switch \
+    "$((SWITCHES / 2))" "2000" "4000" yield_to
 BENCH_ENV=
 md
 md "Argobots 1.2 (PEERS.md), the same workload: 506.5 instructions, 53–90 ns per ULT."
