@@ -188,6 +188,46 @@ static void run_round(void)
     ABT_xstream last;
 
     CHECK_OK(ABT_xstream_self(&primary_es));
+    ABT_pool pool0;
+    CHECK_OK(ABT_xstream_get_main_pools(primary_es, 1, &pool0));
+    /* 5: T waits in the pool of ES 1 (busy with a blocker); the joiner on
+     * ES 0 must leave it to ES 1. Done before ES 0 switches to its private
+     * pool: ES 1 wakes the joiner up, pushing it into its pool. */
+    ABT_xstream es1;
+    ABT_pool pool1;
+    ABT_thread blk, j, r;
+    release_blocker = blocker_running = 0;
+    remote_rank = -1;
+    remote_join_ret = -1;
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es1));
+    CHECK_OK(ABT_xstream_get_main_pools(es1, 1, &pool1));
+    CHECK_OK(ABT_thread_create(pool1, blocker, NULL, ABT_THREAD_ATTR_NULL, &blk));
+    while (!__atomic_load_n(&blocker_running, __ATOMIC_ACQUIRE))
+        CHECK_OK(ABT_thread_yield());
+    CHECK_OK(ABT_thread_create(pool1, remote_body, NULL, ABT_THREAD_ATTR_NULL, &remote_target));
+    CHECK_OK(ABT_thread_create(pool0, remote_joiner, NULL, ABT_THREAD_ATTR_NULL, &j));
+    CHECK_OK(ABT_thread_create(pool0, releaser, NULL, ABT_THREAD_ATTR_NULL, &r));
+    CHECK_OK(ABT_thread_free(&j));
+    CHECK_EQ(remote_join_ret, ABT_SUCCESS);
+    CHECK_EQ(remote_rank, 1);
+    CHECK_OK(ABT_thread_free(&r));
+    /* The primary ULT itself joining it: also left to ES 1. */
+    CHECK_OK(ABT_thread_free(&blk));
+    CHECK_OK(ABT_thread_free(&remote_target));
+    release_blocker = blocker_running = 0;
+    remote_rank = -1;
+    CHECK_OK(ABT_thread_create(pool1, blocker, NULL, ABT_THREAD_ATTR_NULL, &blk));
+    while (!__atomic_load_n(&blocker_running, __ATOMIC_ACQUIRE))
+        CHECK_OK(ABT_thread_yield());
+    CHECK_OK(ABT_thread_create(pool1, remote_body, NULL, ABT_THREAD_ATTR_NULL, &remote_target));
+    CHECK_OK(ABT_thread_create(pool0, releaser, NULL, ABT_THREAD_ATTR_NULL, &r));
+    CHECK_OK(ABT_thread_join(remote_target));
+    CHECK_EQ(remote_rank, 1);
+    CHECK_OK(ABT_thread_free(&remote_target));
+    CHECK_OK(ABT_thread_free(&r));
+    CHECK_OK(ABT_thread_free(&blk));
+    CHECK_OK(ABT_xstream_free(&es1));
+
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_TRUE, &priv));
     CHECK_OK(ABT_xstream_set_main_sched_basic(primary_es, ABT_SCHED_BASIC, 1, &priv));
 
@@ -267,43 +307,6 @@ static void run_round(void)
     CHECK_OK(ABT_thread_cancel(t));
     CHECK_OK(ABT_thread_free(&t)); /* free without join: cancelled too */
     CHECK_EQ(cancelled_ran, 0);
-
-    /* 5: T waits in the pool of ES 1 (busy with a blocker); the joiner on
-     * ES 0 must leave it to ES 1. */
-    ABT_xstream es1;
-    ABT_pool pool1;
-    ABT_thread blk, j, r;
-    release_blocker = blocker_running = 0;
-    remote_rank = -1;
-    remote_join_ret = -1;
-    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es1));
-    CHECK_OK(ABT_xstream_get_main_pools(es1, 1, &pool1));
-    CHECK_OK(ABT_thread_create(pool1, blocker, NULL, ABT_THREAD_ATTR_NULL, &blk));
-    while (!__atomic_load_n(&blocker_running, __ATOMIC_ACQUIRE))
-        CHECK_OK(ABT_thread_yield());
-    CHECK_OK(ABT_thread_create(pool1, remote_body, NULL, ABT_THREAD_ATTR_NULL, &remote_target));
-    CHECK_OK(ABT_thread_create(priv, remote_joiner, NULL, ABT_THREAD_ATTR_NULL, &j));
-    CHECK_OK(ABT_thread_create(priv, releaser, NULL, ABT_THREAD_ATTR_NULL, &r));
-    CHECK_OK(ABT_thread_free(&j));
-    CHECK_EQ(remote_join_ret, ABT_SUCCESS);
-    CHECK_EQ(remote_rank, 1);
-    CHECK_OK(ABT_thread_free(&r));
-    /* The primary ULT itself joining it: also left to ES 1. */
-    CHECK_OK(ABT_thread_free(&blk));
-    CHECK_OK(ABT_thread_free(&remote_target));
-    release_blocker = blocker_running = 0;
-    remote_rank = -1;
-    CHECK_OK(ABT_thread_create(pool1, blocker, NULL, ABT_THREAD_ATTR_NULL, &blk));
-    while (!__atomic_load_n(&blocker_running, __ATOMIC_ACQUIRE))
-        CHECK_OK(ABT_thread_yield());
-    CHECK_OK(ABT_thread_create(pool1, remote_body, NULL, ABT_THREAD_ATTR_NULL, &remote_target));
-    CHECK_OK(ABT_thread_create(priv, releaser, NULL, ABT_THREAD_ATTR_NULL, &r));
-    CHECK_OK(ABT_thread_join(remote_target));
-    CHECK_EQ(remote_rank, 1);
-    CHECK_OK(ABT_thread_free(&remote_target));
-    CHECK_OK(ABT_thread_free(&r));
-    CHECK_OK(ABT_thread_free(&blk));
-    CHECK_OK(ABT_xstream_free(&es1));
 
     /* 6a: a tasklet joined by the primary ULT. */
     reset();

@@ -137,6 +137,11 @@ static void run_config(int off_mask)
     CHECK_OK(ABT_thread_create(p1, driver, &remote, ABT_THREAD_ATTR_NULL, &rt));
     CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &p1, ABT_SCHED_CONFIG_NULL, &es));
     driver(&local); /* the primary ULT */
+    /* Wait without blocking: a wake-up from ES 1 would push the primary ULT
+     * into p0, which only ES 0 may touch. */
+    ABT_thread_state st;
+    while (ABT_thread_get_state(rt, &st) == ABT_SUCCESS && st != ABT_THREAD_STATE_TERMINATED)
+        CHECK_OK(ABT_thread_yield());
     CHECK_OK(ABT_thread_free(&rt));
     CHECK_OK(ABT_xstream_free(&es));
     if (local.result != fibs[n] * 100 + 16 || remote.result != fibs[n] * 100 + 16)
