@@ -124,7 +124,8 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
 /* ---- join and free ----------------------------------------------------------- */
 
 /* Whether the main scheduler of `es` serves `pool`: only then may a unit of
- * `es` take units out of it (a private pool belongs to its ES alone). */
+ * `es` take units out of it (a private pool belongs to its ES alone).
+ * Compares pointers only: `pool` may be gone. */
 static bool serves_pool(const bb_xstream *es, const bb_pool *pool)
 {
     const bb_sched *s = es->main_sched;
@@ -134,11 +135,15 @@ static bool serves_pool(const bb_xstream *es, const bb_pool *pool)
     return false;
 }
 
-/* Take `u` out of its pool if it waits in one that `es` serves. */
+/* Take `u` out of its pool if it waits in one that `es` serves. `u` may
+ * have been taken by another ES meanwhile and be running there, changing its
+ * pool: its pool is read once, atomically, and looked at only once it is
+ * known to be one of ours (alive: our scheduler holds it). A shared pool's
+ * remove then decides, under its lock, whether `u` still waits in it. */
 static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u)
 {
-    bb_pool *pool = u->pool;
-    if (pool->user || !bb_pool_can(pool, BB_POOL_CAN_REMOVE) || !serves_pool(es, pool))
+    bb_pool *pool = bb_load_relaxed(&u->pool);
+    if (!serves_pool(es, pool) || pool->user || !bb_pool_can(pool, BB_POOL_CAN_REMOVE))
         return false;
     if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
         return list_remove(pool, u) == ABT_SUCCESS;
@@ -279,7 +284,8 @@ static inline bb_pool *direct_yield_pool(bb_xstream *es, bb_unit *self)
  * request to serve. */
 static inline bool can_run_directly(bb_unit *next, bb_pool *pool)
 {
-    return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT && next->pool == pool &&
+    return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
+           bb_load_relaxed(&next->pool) == pool &&
            bb_load_relaxed(&next->requests) == 0 && bb_load_relaxed(&next->switching) == 0;
 }
 
@@ -336,7 +342,7 @@ int ABT_thread_yield(void)
  * the main scheduler of `es` serves. */
 static inline bool is_own_private_fifo(const bb_xstream *es, const bb_pool *pool)
 {
-    return bb_pool_can(pool, BB_POOL_PRIVATE_FIFO) && serves_pool(es, pool);
+    return serves_pool(es, pool) && bb_pool_can(pool, BB_POOL_PRIVATE_FIFO);
 }
 
 /* yield_to needs no scheduler even on the general path: `target` takes the
@@ -344,11 +350,10 @@ static inline bool is_own_private_fifo(const bb_xstream *es, const bb_pool *pool
  * moves both between their pools inline. Returns whether it is done. */
 static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
 {
-    bb_pool *pool = target->pool;
+    bb_pool *pool = bb_load_relaxed(&target->pool); /* it may run on another ES */
     if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_load_relaxed(&self->requests) != 0 ||
-        !can_run_directly(target, pool) ||
+        !is_own_private_fifo(es, pool) || !can_run_directly(target, pool) ||
         bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
-        !is_own_private_fifo(es, pool) ||
         (self->pool != pool && !is_own_private_fifo(es, self->pool)) ||
         list_remove(pool, target) != ABT_SUCCESS)
         return false;
