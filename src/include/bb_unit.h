@@ -137,6 +137,17 @@ static inline ABT_thread bb_unit_handle(bb_unit *u)
     return (ABT_thread)(void *)u;
 }
 
+/* The bb_unit_flags that describe where a unit's stack comes from. */
+#define BB_UNIT_STACK_FLAGS (BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK)
+
+/* A ULT that blocked on another ES may be found (popped, joined) before that
+ * ES has saved its context: wait for the save before switching to it. */
+static inline void bb_unit_wait_until_saved(bb_unit *u)
+{
+    while (bb_load_acquire(&u->switching))
+        bb_cpu_relax();
+}
+
 static inline bool bb_unit_is_ult(const bb_unit *u)
 {
     return (u->flags & BB_UNIT_ULT) != 0;
@@ -178,7 +189,8 @@ uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
 int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
-void bb_unit_wait_terminated(bb_unit *u);
+void bb_unit_wait_terminated(bb_unit *u);        /* join bypass, else block */
+void bb_unit_block_until_terminated(bb_unit *u); /* block only */
 void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
 
 /* The shortcuts of the critical path, src/unit/hotpath.c, and the general

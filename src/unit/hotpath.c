@@ -50,9 +50,6 @@ void bb_shortcuts_update(void)
 
 /* ---- create ---------------------------------------------------------------- */
 
-static const uint32_t stack_flag_mask =
-    BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK;
-
 /* The caller's ES, if the create shortcut may use it for `pool`. */
 static inline bb_xstream *create_shortcut_es(bb_pool *pool)
 {
@@ -79,7 +76,7 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
         /* A freed ULT keeps its default-size stack and its stack flags. */
         bb_unit *u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
         uint32_t named = newthread ? BB_UNIT_NAMED : 0;
-        bb_unit_init(u, p, thread_func, arg, (u->flags & stack_flag_mask) | BB_UNIT_ULT | named);
+        bb_unit_init(u, p, thread_func, arg, (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT | named);
         u->migratable = 1;
         u->ctx = bb_unit_fresh_context(u);
         if (newthread)
@@ -150,12 +147,6 @@ static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u)
     return pool->ops->remove(pool, u) == ABT_SUCCESS;
 }
 
-static void wait_until_saved(bb_unit *u)
-{
-    while (bb_load_acquire(&u->switching))
-        bb_cpu_relax();
-}
-
 /* Join bypass (see the top of the file). Returns whether `u` ran; it may not
  * have finished (it yielded or blocked, and went back where it belongs). */
 bool bb_join_bypass(bb_unit *self, bb_unit *u)
@@ -172,7 +163,7 @@ bool bb_join_bypass(bb_unit *self, bb_unit *u)
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, u);
     if (is_ult) {
-        wait_until_saved(u);
+        bb_unit_wait_until_saved(u);
         u->parent = self;
         bb_switch(self, u, NULL, NULL); /* back here once u leaves its context */
     } else {
@@ -234,7 +225,7 @@ static int free_unit(ABT_thread *thread)
         !(u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))) {
         if (!bb_unit_is_terminated(u) &&
             !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u)))
-            bb_unit_wait_terminated(u);
+            bb_unit_block_until_terminated(u);
         if (!release_to_cache(es, u))
             bb_unit_release_memory(u);
         *thread = ABT_THREAD_NULL;

@@ -112,12 +112,6 @@ static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
     bb_switch(self, parent, then, arg);
 }
 
-static void wait_until_saved(bb_unit *u)
-{
-    while (bb_load_acquire(&u->switching))
-        bb_cpu_relax();
-}
-
 /* Scheduler side: run `u` on `es` until it yields, blocks or finishes. */
 /* A unit about to run has a request: a cancel ends it, a migration moves it
  * into its target pool instead of running it here (that is how a unit
@@ -148,7 +142,7 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
 
     bool is_ult = bb_unit_is_ult(u);
     if (is_ult)
-        wait_until_saved(u); /* before a request may end it and free its stack */
+        bb_unit_wait_until_saved(u); /* before a request may end it and free its stack */
     if (__builtin_expect(bb_load_relaxed(&u->requests) != 0, 0) && !serve_requests(u))
         return;
     bb_store_relaxed(&u->xstream, es); /* read by others, e.g. get_last_xstream */
@@ -182,7 +176,7 @@ static void adopt(bb_unit *self, bb_unit *target)
     bb_store_relaxed(&target->xstream, es);
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, target);
-    wait_until_saved(target);
+    bb_unit_wait_until_saved(target);
 }
 
 /* Give the ES to `target`; `then(self)` runs once the caller is saved. */

@@ -71,9 +71,6 @@ static bb_unit *alloc_unit(bb_mem_cache *cache, const bb_unit_spec *spec)
     return u;
 }
 
-static const uint32_t stack_flag_mask =
-    BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK;
-
 int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit_spec *spec,
                    bb_unit **out)
 {
@@ -82,7 +79,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
     if (!u)
         return ABT_ERR_MEM;
 
-    uint32_t flags = (u->flags & stack_flag_mask) | (spec->named ? BB_UNIT_NAMED : 0) |
+    uint32_t flags = (u->flags & BB_UNIT_STACK_FLAGS) | (spec->named ? BB_UNIT_NAMED : 0) |
                      (spec->is_ult ? BB_UNIT_ULT : 0);
     init_fields(u, pool, func, arg, flags, spec);
     if (pool->user) {
@@ -150,13 +147,10 @@ static void join_from_os_thread(bb_unit *u)
         sched_yield(); /* somebody else waits; poll until it is done */
 }
 
-/* Out of line: the common join finds the unit terminated already. A ULT
- * first tries, once, to run the joinee itself (the join bypass, hotpath.c). */
-__attribute__((noinline)) void bb_unit_wait_terminated(bb_unit *u)
+/* Out of line: the common join finds the unit terminated already. */
+__attribute__((noinline)) void bb_unit_block_until_terminated(bb_unit *u)
 {
     bb_unit *self = bb_self_unit();
-    if (self && bb_join_bypass(self, u) && bb_unit_is_terminated(u))
-        return;
     while (!bb_unit_is_terminated(u)) {
         if (!self)
             join_from_os_thread(u);
@@ -167,6 +161,15 @@ __attribute__((noinline)) void bb_unit_wait_terminated(bb_unit *u)
         else
             bb_cpu_relax(); /* a tasklet cannot block: wait for another ES */
     }
+}
+
+/* A ULT first tries, once, to run the joinee itself (the join bypass,
+ * hotpath.c). */
+void bb_unit_wait_terminated(bb_unit *u)
+{
+    bb_unit *self = bb_self_unit();
+    if (!(self && bb_join_bypass(self, u) && bb_unit_is_terminated(u)))
+        bb_unit_block_until_terminated(u);
 }
 
 int bb_unit_join(bb_unit *u)
