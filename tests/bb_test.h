@@ -115,4 +115,33 @@ static inline int bb_test_is_slow_run(void)
             BB_FAIL_AT("%s returned %d, expected %s (%d)", #call, ret_, #code, (int)(code)); \
     } while (0)
 
+/* ABT_init with its stdout (what ABT_PRINT_CONFIG prints) captured into
+ * `out`, NUL-terminated; returns the length. ABT_init runs even if the pipe
+ * cannot be made (a failed check). */
+static inline size_t bb_test_init_captured(char *out, size_t size)
+{
+    int fds[2];
+    out[0] = '\0';
+    if (pipe(fds) != 0) {
+        BB_FAIL_AT("%s", "pipe failed");
+        CHECK_OK(ABT_init(0, NULL));
+        return 0;
+    }
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fds[1], 1);
+    close(fds[1]);
+    CHECK_OK(ABT_init(0, NULL));
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    size_t len = 0;
+    ssize_t n;
+    while (len < size - 1 && (n = read(fds[0], out + len, size - 1 - len)) > 0)
+        len += (size_t)n;
+    out[len] = '\0';
+    close(fds[0]);
+    return len;
+}
+
 #endif

@@ -15,26 +15,7 @@ static const char *const names[3] = {"ABT_OPT_FAST_CREATE_FREE", "ABT_OPT_JOIN_B
 /* ABT_init with stdout captured into `out`. */
 static void init_captured(void)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        BB_FAIL_AT("%s", "pipe failed");
-        CHECK_OK(ABT_init(0, NULL));
-        return;
-    }
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fds[1], 1);
-    close(fds[1]);
-    CHECK_OK(ABT_init(0, NULL));
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    size_t len = 0;
-    ssize_t n;
-    while (len < sizeof(out) - 1 && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
-        len += (size_t)n;
-    out[len] = '\0';
-    close(fds[0]);
+    bb_test_init_captured(out, sizeof(out));
 }
 
 /* The value printed for `name` ("yes"/"no"), or NULL. */

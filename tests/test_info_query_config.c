@@ -357,24 +357,7 @@ static char out[65536];
 
 static size_t init_captured(void)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return 0;
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fds[1], 1);
-    close(fds[1]);
-    CHECK_OK(ABT_init(0, NULL));
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    size_t len = 0;
-    ssize_t n;
-    while (len < sizeof(out) - 1 && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
-        len += (size_t)n;
-    out[len] = '\0';
-    close(fds[0]);
-    return len;
+    return bb_test_init_captured(out, sizeof(out));
 }
 
 static void clear_env(void)
