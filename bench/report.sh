@@ -307,6 +307,8 @@ for step in "${STEPS[@]}"; do
     printf '%s\t"%s"\t%s\t%s\n' "$i" "$label" "${t// /$'\t'}" "$(num "$ins")" >>"$data/steps.tsv"
     i=$((i + 1))
 done
+md
+md "Argobots 1.2 (PEERS.md), the same workload: 506.5 instructions, 53–90 ns per ULT."
 
 # The same steps on the other critical-path workloads (tables only): a step
 # may help one workload and cost another, e.g. the join bypass.
@@ -344,8 +346,6 @@ fig2_workload "\`yield 16\` (16 ULTs yield in turn)" yield \
 fig2_workload "\`yield_to\` (2 ULTs ping-pong)" switch \
     "$((SWITCHES / 2))" "2000" "4000" yield_to
 BENCH_ENV=
-md
-md "Argobots 1.2 (PEERS.md), the same workload: 506.5 instructions, 53–90 ns per ULT."
 plot fig2_steps "Figure 2: effect of each optimization" <<GP >&3
 set multiplot layout 1,2 title "Figure 2: fork_join ult priv 256, per ULT, one bar per step"
 set style fill solid 0.6 border -1
