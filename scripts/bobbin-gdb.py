@@ -74,7 +74,8 @@ UC_GREG_INDEX = {"r12": 4, "r13": 5, "r14": 6, "r15": 7, "rbp": 10, "rbx": 11,
 
 # Where a ULT's stack begins (function, file it is defined in): nothing
 # older is a real frame, only whatever lies above the top of the stack.
-STACK_BOTTOMS = (("bb_ctx_trampoline", "ctx_sysv.S"), ("trampoline", "ctx_ucontext.c"))
+STACK_BOTTOMS = (("bb_ctx_start", "ctx_sysv.S"), ("bb_ctx_trampoline", "ctx_sysv.S"),
+                 ("trampoline", "ctx_ucontext.c"))
 
 MAX_FRAMES = 200
 
@@ -273,11 +274,14 @@ def unit_detail(u, by_addr, threads):
 
 
 def has_started(u):
-    """A ULT that never ran has a fresh context, which resumes at the very
-    first instruction of a function; a switched-out one, at a return address."""
+    """A ULT that never ran has no context (it starts on its stack at its
+    first switch) or a fresh one, which resumes at the very first instruction
+    of a function; a switched-out one resumes at a return address."""
     ctx = int(u.value["ctx"])
     if ctx == 0:
-        return True  # the primary ULT, or a scheduler on its OS thread's stack
+        # none yet; but the primary ULT and a scheduler on its OS thread's
+        # stack have no stack of their own and are always running
+        return int(u.value["stack"]) == 0
     try:
         return not is_function_start(saved_registers(ctx)["rip"])
     except (gdb.error, BobbinError):
@@ -509,7 +513,7 @@ def is_stack_bottom(frame):
 
 def print_frames(frame):
     """Print from `frame` outwards, renumbered from #0, up to the bottom of
-    the ULT's stack (the context trampoline: anything older is garbage)."""
+    the ULT's stack (where the context started: anything older is garbage)."""
     number = 0
     while frame is not None and number < MAX_FRAMES:
         gdb.write(format_frame(number, frame) + "\n")
@@ -567,6 +571,9 @@ def backtrace_unit(u, by_addr):
         gdb.write(header(u, by_addr, "finished: nothing to unwind"))
         return
     ctx = int(u.value["ctx"])
+    if ctx == 0 and not has_started(u):
+        gdb.write(header(u, by_addr, "no frames yet"))
+        return
     if ctx == 0 or (u.state == STATE_BLOCKED and int(u.value["switching"])):
         gdb.write(header(u, by_addr, "no saved context yet"))
         return

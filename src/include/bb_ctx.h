@@ -2,16 +2,22 @@
  * Machine contexts: the only code that knows about registers.
  *
  * A context is an opaque pointer (on x86-64, the stack pointer at which the
- * context stopped). Three primitives, implemented per architecture in
+ * context stopped). Four primitives, implemented per architecture in
  * src/arch/<arch>/:
  *
  *  - bb_ctx_make: prepare a fresh context on a stack; the first switch to it
  *    calls entry(arg), which must never return.
  *  - bb_ctx_jump: save the current context into *save and switch to target.
+ *  - bb_ctx_start: save the current context into *save and call entry(arg),
+ *    which must never return, on a fresh stack: bb_ctx_make + bb_ctx_jump
+ *    without the frame written on the new stack only to be read back.
+ *  - bb_ctx_exit_start: leave the current context for good and call
+ *    entry(entry_arg), which must never return, on a fresh stack, after
+ *    fn(arg) (may be NULL): bb_ctx_make + bb_ctx_exit likewise.
  *  - bb_ctx_exit: switch to target without saving anything (the caller is
  *    finished and its stack may be reused).
  *
- * Both switches take a callback `fn(arg)` (may be NULL) that runs on the
+ * bb_ctx_jump and bb_ctx_exit take a callback `fn(arg)` (may be NULL) that runs on the
  * target's stack *after* the old context is completely saved and *before* the
  * target resumes. That is where work belongs that must not happen while still
  * standing on the old stack: requeue a yielded ULT, publish a blocked one,
@@ -26,6 +32,9 @@ typedef void (*bb_ctx_fn)(void *arg);
 
 void *bb_ctx_make(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_jump(void **save, void *target, bb_ctx_fn fn, void *arg);
+void bb_ctx_start(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 __attribute__((noreturn)) void bb_ctx_exit(void *target, bb_ctx_fn fn, void *arg);
+__attribute__((noreturn)) void bb_ctx_exit_start(void *stack_base, size_t stack_size, bb_ctx_fn fn,
+                                                 void *arg, bb_ctx_fn entry, void *entry_arg);
 
 #endif

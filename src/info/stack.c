@@ -63,6 +63,11 @@ static void print_stack(FILE *fp, bb_unit *u, int indent)
         return;
     }
     const char *low = u->stack, *high = low + u->stacksize;
+    if (bb_unit_state(u) == ABT_THREAD_STATE_READY && !u->ctx) {
+        fprintf(fp, "%*sstack %p-%p (%zu bytes), not started: nothing on it yet\n", indent, "",
+                (const void *)low, (const void *)high, u->stacksize);
+        return;
+    }
     bool saved = bb_unit_state(u) != ABT_THREAD_STATE_RUNNING && u->ctx;
     const char *sp = saved ? (const char *)u->ctx : low;
     if (sp < low || sp >= high)

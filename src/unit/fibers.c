@@ -144,14 +144,14 @@ void bb_fibers_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 {
     void *fn_arg;
     bb_ctx_fn landing = before_jump(from, to, fn, arg, false, &fn_arg);
-    bb_ctx_jump(&from->ctx, to->ctx, landing, fn_arg);
+    bb_ctx_jump(&from->ctx, to->ctx ? to->ctx : bb_unit_fresh_context(to), landing, fn_arg);
 }
 
 void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 {
     void *fn_arg;
     bb_ctx_fn landing = before_jump(from, to, fn, arg, true, &fn_arg);
-    bb_ctx_exit(to->ctx, landing, fn_arg);
+    bb_ctx_exit(to->ctx ? to->ctx : bb_unit_fresh_context(to), landing, fn_arg);
 }
 
 void bb_fibers_release(bb_unit *u)

@@ -13,7 +13,8 @@
  *    (a descriptor, with its stack for a ULT) in the caller's ES cache; a
  *    private FIFO pool is pushed to inline. Free releases into that cache.
  *  - join bypass: a joiner ULT whose joinee has not started and waits in a
- *    pool of the joiner's ES takes it out and runs it itself. A ULT joinee
+ *    pool of the joiner's ES (in a private FIFO: as its newest unit) takes
+ *    it out and runs it itself. A ULT joinee
  *    runs as the joiner's child: when it finishes (or yields, or blocks) it
  *    switches straight back to the joiner, with no scheduler in between. A
  *    tasklet joinee runs as a plain call, but only on an OS thread's own
@@ -67,6 +68,33 @@ static inline void push_new(bb_pool *pool, bb_unit *u)
         bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
 }
 
+/* The general paths are out of line, so that the shortcuts build no frame. */
+static __attribute__((noinline)) int thread_create_general(bb_pool *p, void (*func)(void *),
+                                                           void *arg, ABT_thread_attr attr,
+                                                           ABT_thread *newthread)
+{
+    if (newthread)
+        *newthread = ABT_THREAD_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    return bb_thread_create_general(p, func, arg, attr, (bb_unit **)(void *)newthread);
+}
+
+static __attribute__((noinline)) int task_create_general(bb_pool *p, void (*func)(void *),
+                                                         void *arg, ABT_task *newtask)
+{
+    if (newtask)
+        *newtask = ABT_TASK_NULL;
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (!p)
+        return ABT_ERR_INV_POOL;
+    bb_unit_spec spec = {.is_ult = false, .named = newtask != NULL, .migratable = true};
+    return bb_unit_create(p, func, arg, &spec, (bb_unit **)(void *)newtask);
+}
+
 int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
                       ABT_thread_attr attr, ABT_thread *newthread)
 {
@@ -78,19 +106,12 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
         uint32_t named = newthread ? BB_UNIT_NAMED : 0;
         bb_unit_init(u, p, thread_func, arg, (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT | named);
         u->migratable = 1;
-        u->ctx = bb_unit_fresh_context(u);
         if (newthread)
             *newthread = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
         push_new(p, u);
         return ABT_SUCCESS;
     }
-    if (newthread)
-        *newthread = ABT_THREAD_NULL;
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    return bb_thread_create_general(p, thread_func, arg, attr, (bb_unit **)(void *)newthread);
+    return thread_create_general(p, thread_func, arg, attr, newthread);
 }
 
 int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
@@ -108,14 +129,7 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
         push_new(p, u);
         return ABT_SUCCESS;
     }
-    if (newtask)
-        *newtask = ABT_TASK_NULL;
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (pool == ABT_POOL_NULL)
-        return ABT_ERR_INV_POOL;
-    bb_unit_spec spec = {.is_ult = false, .named = newtask != NULL, .migratable = true};
-    return bb_unit_create(p, task_func, arg, &spec, (bb_unit **)(void *)newtask);
+    return task_create_general(p, task_func, arg, newtask);
 }
 
 /* ---- join and free ----------------------------------------------------------- */
@@ -136,29 +150,42 @@ static bool serves_pool(const bb_xstream *es, const bb_pool *pool)
  * have been taken by another ES meanwhile and be running there, changing its
  * pool: its pool is read once, atomically, and looked at only once it is
  * known to be one of ours (alive: our scheduler holds it). A shared pool's
- * remove then decides, under its lock, whether `u` still waits in it. */
-static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u)
+ * remove then decides, under its lock, whether `u` still waits in it.
+ * From a private FIFO only the newest unit is taken: when older ones wait,
+ * the scheduler runs them all in one pass, which costs less than a bypass
+ * per join (a fork-join of N units blocks the joiner once, not N times). */
+static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u, bool newest_only)
 {
     bb_pool *pool = bb_load_relaxed(&u->pool);
     if (!serves_pool(es, pool) || pool->user || !bb_pool_can(pool, BB_POOL_CAN_REMOVE))
         return false;
-    if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
-        return list_remove(pool, u) == ABT_SUCCESS;
+    if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO)) {
+        if (!newest_only)
+            return list_remove(pool, u) == ABT_SUCCESS;
+        if (pool->tail != u)
+            return false;
+        list_pop_tail(pool);
+        return true;
+    }
     return pool->ops->remove(pool, u) == ABT_SUCCESS;
 }
 
 /* Join bypass (see the top of the file). Returns whether `u` ran; it may not
  * have finished (it yielded or blocked, and went back where it belongs). */
+static inline bool may_bypass(bb_unit *self, bb_unit *u)
+{
+    return bb_shortcut_on(BB_SHORTCUT_BYPASS) && bb_unit_is_ult(self) &&
+           bb_load_relaxed(&u->xstream) == NULL && bb_load_relaxed(&u->requests) == 0 &&
+           (bb_unit_is_ult(u) || (self->flags & BB_UNIT_PRIMARY));
+    /* not: started, a cancel or migration to serve, or a tasklet and no stack for it */
+}
+
 bool bb_join_bypass(bb_unit *self, bb_unit *u)
 {
     bb_xstream *es = bb_self_xstream();
     bool is_ult = bb_unit_is_ult(u);
-    if (!bb_shortcut_on(BB_SHORTCUT_BYPASS) || !bb_unit_is_ult(self) ||
-        bb_load_relaxed(&u->xstream) != NULL || bb_load_relaxed(&u->requests) != 0 ||
-        (!is_ult && !(self->flags & BB_UNIT_PRIMARY)))
-        return false; /* started, or a cancel or migration to serve, or no stack for it */
-    if (!take_out_of_own_pool(es, u))
-        return false; /* not waiting in a pool of this ES */
+    if (!may_bypass(self, u) || !take_out_of_own_pool(es, u, true))
+        return false; /* see above, or not waiting in a pool of this ES */
     bb_store_relaxed(&u->xstream, es);
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, u);
@@ -252,6 +279,89 @@ int ABT_task_free(ABT_task *task)
 {
     int err = free_unit(task);
     return err == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : err;
+}
+
+/* ---- join_many and free_many ------------------------------------------------ */
+
+/* The join bypass for a whole list, in N+1 switches instead of 2N: the ULTs
+ * of `list` that the bypass may run are taken out of their pools and run as
+ * a chain, each one the parent of the one before it and `self` the parent
+ * of the last, so that each hands the ES to the next when it finishes
+ * (bb_switch_exit starts it on its stack) or leaves its context, and the
+ * last one back to `self`. Waiting to run, they already show as running on
+ * this ES. Only the list before its first invalid entry is chained: the
+ * loops below report that entry having joined the ones before it. */
+static void run_as_chain(bb_unit *self, ABT_thread *list, int n)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *first = NULL, *last = NULL;
+    for (int i = 0; i < n; i++) {
+        bb_unit *u = bb_unit_of(list[i]);
+        if (!u)
+            continue;
+        if (check_joinable(u) != ABT_SUCCESS)
+            break;
+        if (!bb_unit_is_ult(u) || !may_bypass(self, u) || !take_out_of_own_pool(es, u, false))
+            continue;
+        bb_store_relaxed(&u->xstream, es);
+        bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+        if (last)
+            last->parent = u;
+        else
+            first = u;
+        last = u;
+    }
+    if (!first)
+        return;
+    last->parent = self;
+    bb_store_relaxed(&es->current, first);
+    bb_switch(self, first, NULL, NULL); /* back here once the last leaves its context */
+}
+
+static int check_list(int num, ABT_thread *list, bb_unit **self)
+{
+    if (!bb_is_up())
+        return ABT_ERR_UNINITIALIZED;
+    if (num > 0 && !list)
+        return ABT_ERR_INV_ARG;
+    *self = bb_self_unit();
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
+{
+    bb_unit *self;
+    int err = check_list(num_threads, thread_list, &self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (self && num_threads > 1)
+        run_as_chain(self, thread_list, num_threads);
+    for (int i = 0; i < num_threads; i++) {
+        if (thread_list[i] == ABT_THREAD_NULL)
+            continue;
+        err = ABT_thread_join(thread_list[i]);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
+    return ABT_SUCCESS;
+}
+
+int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
+{
+    bb_unit *self;
+    int err = check_list(num_threads, thread_list, &self);
+    if (err != ABT_SUCCESS)
+        return err;
+    if (self && num_threads > 1)
+        run_as_chain(self, thread_list, num_threads);
+    for (int i = 0; i < num_threads; i++) {
+        if (thread_list[i] == ABT_THREAD_NULL)
+            continue;
+        err = ABT_thread_free(&thread_list[i]);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
+    return ABT_SUCCESS;
 }
 
 /* ---- yield ------------------------------------------------------------------- */

@@ -153,40 +153,6 @@ int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
     return err;
 }
 
-/* ---- join and free ------------------------------------------------------- */
-
-int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
-{
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (num_threads > 0 && !thread_list)
-        return ABT_ERR_INV_ARG;
-    for (int i = 0; i < num_threads; i++) {
-        if (thread_list[i] == ABT_THREAD_NULL)
-            continue;
-        int err = ABT_thread_join(thread_list[i]);
-        if (err != ABT_SUCCESS)
-            return err;
-    }
-    return ABT_SUCCESS;
-}
-
-int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
-{
-    if (!bb_is_up())
-        return ABT_ERR_UNINITIALIZED;
-    if (num_threads > 0 && !thread_list)
-        return ABT_ERR_INV_ARG;
-    for (int i = 0; i < num_threads; i++) {
-        if (thread_list[i] == ABT_THREAD_NULL)
-            continue;
-        int err = ABT_thread_free(&thread_list[i]);
-        if (err != ABT_SUCCESS)
-            return err;
-    }
-    return ABT_SUCCESS;
-}
-
 /* ---- exit, cancel, yield, resume ---------------------------------------- */
 
 int ABT_thread_exit(void)

@@ -24,13 +24,6 @@ static void *make_context(bb_unit *u, void (*entry)(void *), void *arg)
     return bb_ctx_make(u->stack, u->stacksize, entry, arg);
 }
 
-void bb_ult_start(void *arg)
-{
-    bb_unit *self = arg;
-    self->func(self->arg);
-    bb_ult_exit(self);
-}
-
 /* The runtime's own units (no spec) never migrate. */
 static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
                         uint32_t flags, const bb_unit_spec *spec)
@@ -89,8 +82,6 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
             return err;
         }
     }
-    if (spec->is_ult)
-        u->ctx = bb_unit_fresh_context(u);
     if (out)
         *out = u; /* before the push: an unnamed unit may be gone right after */
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_CREATE, pool, bb_self_unit(), NULL, 0, NULL);
@@ -114,8 +105,7 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
     if (__builtin_expect(bb_fiber_tools.any, 0))
         bb_fibers_release(u); /* a fresh start for the tools too (TSan's shadow stack) */
-    if (bb_unit_is_ult(u))
-        u->ctx = bb_unit_fresh_context(u);
+    u->ctx = NULL; /* a ULT starts afresh on its stack (bb_switch) */
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_REVIVE, pool, bb_self_unit(), NULL, 0, NULL);
     if (push)
         bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE);

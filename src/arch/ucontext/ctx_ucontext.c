@@ -79,10 +79,21 @@ void bb_ctx_jump(void **save, void *target, void (*fn)(void *), void *arg)
     run_pending();
 }
 
+void bb_ctx_start(void **save, void *stack_base, size_t size, void (*entry)(void *), void *arg)
+{
+    bb_ctx_jump(save, bb_ctx_make(stack_base, size, entry, arg), NULL, NULL);
+}
+
 void bb_ctx_exit(void *target, void (*fn)(void *), void *arg)
 {
     pending.fn = fn;
     pending.arg = arg;
     setcontext((ucontext_t *)target);
     abort();
+}
+
+void bb_ctx_exit_start(void *stack_base, size_t size, void (*fn)(void *), void *arg,
+                       void (*entry)(void *), void *entry_arg)
+{
+    bb_ctx_exit(bb_ctx_make(stack_base, size, entry, entry_arg), fn, arg);
 }

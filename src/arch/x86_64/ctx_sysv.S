@@ -16,10 +16,15 @@
  * The saved sp is always 16-byte aligned, so a callback run "on top" of the
  * target context (the `fn` argument) is called with a conforming stack.
  *
- * Three primitives (see src/include/bb_ctx.h for the C view):
+ * Four primitives (see src/include/bb_ctx.h for the C view):
  *   bb_ctx_make(base, size, entry, arg) -> sp of a fresh context
  *   bb_ctx_jump(&save, sp, fn, arg)    save here, switch to sp, run fn(arg)
+ *   bb_ctx_start(&save, base, size, entry, arg)
+ *                                      save here, call entry(arg) on a new stack
  *   bb_ctx_exit(sp, fn, arg)           switch to sp without saving, run fn(arg)
+ *   bb_ctx_exit_start(base, size, fn, arg, entry, entry_arg)
+ *                                      move to a new stack without saving, run
+ *                                      fn(arg), then entry(entry_arg)
  */
 
     .text
@@ -81,6 +86,34 @@ bb_ctx_jump:
     ret                                 /* resume the target */
     .size   bb_ctx_jump, .-bb_ctx_jump
 
+/* void bb_ctx_start(void **save_sp, void *base, size_t size, void (*entry)(void *),
+ *                   void *arg): no return here; the saved context resumes.
+ * bb_ctx_make + bb_ctx_jump in one step, minus what a fresh context never
+ * needs: no frame is written on the new stack and nothing is restored; the
+ * new context inherits the FPU control state of the one that starts it. */
+    .globl  bb_ctx_start
+    .hidden bb_ctx_start
+    .type   bb_ctx_start, @function
+    .p2align 4
+bb_ctx_start:
+    pushq   %rbp                        /* the same frame as bb_ctx_jump's */
+    pushq   %rbx
+    pushq   %r12
+    pushq   %r13
+    pushq   %r14
+    pushq   %r15
+    subq    $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw  4(%rsp)
+    movq    %rsp, (%rdi)                /* publish where this context stopped */
+    leaq    (%rsi,%rdx), %rsp           /* now on top of the new stack ... */
+    andq    $-16, %rsp                  /* ... aligned for the call */
+    xorl    %ebp, %ebp                  /* rbp = 0 ends a debugger's backtrace */
+    movq    %r8, %rdi
+    callq   *%rcx                       /* entry(arg) */
+    ud2                                 /* entry returned: a runtime bug */
+    .size   bb_ctx_start, .-bb_ctx_start
+
 /* void bb_ctx_exit(void *target_sp, void (*fn)(void *), void *arg): no return.
  * Used by a finishing ULT: its registers are dead, so nothing is saved. */
     .globl  bb_ctx_exit
@@ -93,6 +126,29 @@ bb_ctx_exit:
     movq    %rsi, %rdx                  /* fn, likewise */
     jmp     .Lresume
     .size   bb_ctx_exit, .-bb_ctx_exit
+
+/* void bb_ctx_exit_start(void *base, size_t size, void (*fn)(void *), void *arg,
+ *                        void (*entry)(void *), void *entry_arg): no return.
+ * bb_ctx_make + bb_ctx_exit in one step: a finishing ULT hands its ES to one
+ * that has not started. fn(arg) may be NULL. */
+    .globl  bb_ctx_exit_start
+    .hidden bb_ctx_exit_start
+    .type   bb_ctx_exit_start, @function
+    .p2align 4
+bb_ctx_exit_start:
+    leaq    (%rdi,%rsi), %rsp           /* leave this stack for good, for the top */
+    andq    $-16, %rsp                  /* of the new one, aligned for the calls */
+    xorl    %ebp, %ebp                  /* rbp = 0 ends a debugger's backtrace */
+    movq    %r8, %r12                   /* entry and its argument survive fn */
+    movq    %r9, %r13
+    testq   %rdx, %rdx
+    jz      1f
+    movq    %rcx, %rdi
+    callq   *%rdx                       /* fn(arg) */
+1:  movq    %r13, %rdi
+    callq   *%r12                       /* entry(entry_arg) */
+    ud2                                 /* entry returned: a runtime bug */
+    .size   bb_ctx_exit_start, .-bb_ctx_exit_start
 
 /* First code a fresh context runs: entry(arg), which must never return. */
     .type   bb_ctx_trampoline, @function
