@@ -2,7 +2,7 @@
  * ULT / tasklet fork-join (PEERS.md "ULT fork-join", "tasklet fork-join").
  *
  *   fork_join KIND POOL N REPS
- *     KIND  ult | task
+ *     KIND  ult | task | ult_many (ULTs, freed with one ABT_thread_free_many)
  *     POOL  priv (FIFO pool, ABT_POOL_ACCESS_PRIV, basic scheduler, set on the
  *           primary ES) | init (the pool ABT_init gave the primary ES)
  *     N     work units per round (default 256)
@@ -26,6 +26,13 @@ static void round_ult(ABT_pool pool, long n)
         CHECK(ABT_thread_free(&threads[i]));
 }
 
+static void round_ult_many(ABT_pool pool, long n)
+{
+    for (long i = 0; i < n; i++)
+        CHECK(ABT_thread_create(pool, empty_body, NULL, ABT_THREAD_ATTR_NULL, &threads[i]));
+    CHECK(ABT_thread_free_many((int)n, threads));
+}
+
 static void round_task(ABT_pool pool, long n)
 {
     for (long i = 0; i < n; i++)
@@ -40,16 +47,17 @@ int main(int argc, char **argv)
     const char *pool_kind = argc > 2 ? argv[2] : "priv";
     long n = arg_long(argc, argv, 3, 256);
     long reps = arg_long(argc, argv, 4, 1000);
-    int is_ult = strcmp(kind, "ult") == 0;
+    int is_ult = strcmp(kind, "ult") == 0, is_many = strcmp(kind, "ult_many") == 0;
     int is_priv = strcmp(pool_kind, "priv") == 0;
-    if ((!is_ult && strcmp(kind, "task") != 0) || (!is_priv && strcmp(pool_kind, "init") != 0)) {
-        fprintf(stderr, "usage: %s ult|task priv|init [N] [REPS]\n", argv[0]);
+    if ((!is_ult && !is_many && strcmp(kind, "task") != 0) ||
+        (!is_priv && strcmp(pool_kind, "init") != 0)) {
+        fprintf(stderr, "usage: %s ult|ult_many|task priv|init [N] [REPS]\n", argv[0]);
         return 2;
     }
 
     CHECK(ABT_init(0, NULL));
     ABT_pool pool = is_priv ? use_private_pool() : default_pool();
-    void (*round)(ABT_pool, long) = is_ult ? round_ult : round_task;
+    void (*round)(ABT_pool, long) = is_many ? round_ult_many : is_ult ? round_ult : round_task;
     threads = malloc((size_t)n * sizeof(*threads));
     tasks = malloc((size_t)n * sizeof(*tasks));
 

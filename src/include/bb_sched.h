@@ -51,8 +51,10 @@ struct bb_sched {
     int event_freq;
     unsigned rounds;           /* units run since events were last checked; the loop and
                                   the direct yield of hotpath.c count them */
-    bool picks_in_order;       /* a predefined loop that runs the head of its first
-                                  non-empty pool: a ULT may yield straight to that head */
+    bb_pool *direct_pool;      /* its first pool, if the loop is a predefined one that runs
+                                  the head of its first non-empty pool and that pool is a
+                                  private FIFO: a ULT of it may yield straight to its head
+                                  (hotpath.c); NULL otherwise */
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */
@@ -101,10 +103,6 @@ typedef struct {
     int new_pool_access;       /* and their access */
     bool automatic;
     int event_freq;
-    unsigned rounds;           /* units run since events were last checked; the loop and
-                                  the direct yield of hotpath.c count them */
-    bool picks_in_order;       /* a predefined loop that runs the head of its first
-                                  non-empty pool: a ULT may yield straight to that head */
 } bb_sched_spec;
 
 int bb_sched_create(const bb_sched_spec *spec, bb_sched **out);

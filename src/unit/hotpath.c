@@ -299,8 +299,8 @@ static void run_as_chain(bb_unit *self, ABT_thread *list, int n)
         bb_unit *u = bb_unit_of(list[i]);
         if (!u)
             continue;
-        if (check_joinable(u) != ABT_SUCCESS)
-            break;
+        if ((u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED)) || u == self)
+            break; /* check_joinable, knowing the caller */
         if (!bb_unit_is_ult(u) || !may_bypass(self, u) || !take_out_of_own_pool(es, u, false))
             continue;
         bb_store_relaxed(&u->xstream, es);
@@ -354,9 +354,17 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
         return err;
     if (self && num_threads > 1)
         run_as_chain(self, thread_list, num_threads);
+    bb_xstream *es = bb_self_xstream();
+    bool to_cache = es && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE);
     for (int i = 0; i < num_threads; i++) {
-        if (thread_list[i] == ABT_THREAD_NULL)
+        bb_unit *u = bb_unit_of(thread_list[i]);
+        if (!u)
             continue;
+        if (to_cache && u != self && !(u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED)) &&
+            bb_unit_is_terminated(u) && release_to_cache(es, u)) {
+            thread_list[i] = ABT_THREAD_NULL; /* what the free shortcut does, minus its tests */
+            continue;
+        }
         err = ABT_thread_free(&thread_list[i]);
         if (err != ABT_SUCCESS)
             return err;
@@ -371,11 +379,10 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 static inline bb_pool *direct_yield_pool(bb_xstream *es, bb_unit *self)
 {
     bb_sched *s = es->running_sched;
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || !s || !s->picks_in_order ||
-        self->parent != s->unit || (self->flags & BB_UNIT_SCHED))
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || !s)
         return NULL;
-    bb_pool *pool = s->pools[0];
-    if (self->pool != pool || !bb_pool_can(pool, BB_POOL_PRIVATE_FIFO) ||
+    bb_pool *pool = s->direct_pool;
+    if (!pool || self->pool != pool || self->parent != s->unit ||
         bb_load_relaxed(&self->requests) != 0)
         return NULL;
     return pool;
@@ -428,7 +435,8 @@ static bool yield_directly(bb_xstream *es, bb_unit *self)
 int ABT_thread_yield(void)
 {
     bb_xstream *es = bb_self_xstream();
-    if (es && bb_unit_is_ult(es->current) && yield_directly(es, es->current))
+    if (es && (es->current->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
+        yield_directly(es, es->current))
         return ABT_SUCCESS;
     bb_unit *self;
     int err = bb_caller_ult(&self);
