@@ -17,6 +17,9 @@ __attribute__((noreturn)) void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx
 /* `u`'s memory is about to be reused or returned: the tools forget it. */
 void bb_fibers_release(bb_unit *u);
 
+/* bb_switch to a ULT that never ran, with a callback (rare: out of line). */
+void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg);
+
 /* First code of every ULT, on its own stack (switch.c): func(arg), then exit. */
 __attribute__((noreturn)) void bb_ult_start(void *arg);
 
@@ -41,7 +44,7 @@ static inline void bb_switch(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg
     else if (!fn)
         bb_ctx_start(&from->ctx, to->stack, to->stacksize, bb_ult_start, to);
     else
-        bb_ctx_jump(&from->ctx, bb_unit_fresh_context(to), fn, arg);
+        bb_switch_to_fresh(from, to, fn, arg);
 }
 
 /* The same, but `from` is finished: nothing of it is saved. A ULT that

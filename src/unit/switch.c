@@ -104,6 +104,12 @@ static void register_joiner(void *arg)
 
 /* ---- switches ----------------------------------------------------------- */
 
+__attribute__((noinline)) void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn,
+                                                  void *arg)
+{
+    bb_ctx_jump(&from->ctx, bb_unit_fresh_context(to), fn, arg);
+}
+
 static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
 {
     bb_xstream *es = bb_self_xstream();
