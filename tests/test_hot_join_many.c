@@ -18,13 +18,18 @@
  *     entries after it are not chained (still READY right after the call);
  *     with the caller first, nothing runs;
  *  5. ABT_THREAD_NULL entries, a duplicate entry (join_many only: freeing a
- *     handle twice is an error of the user), tasklets, a ULT with a stack
+ *     handle twice is an error, case 9), tasklets, a ULT with a stack
  *     size attribute and a revived ULT mixed in: all complete, no error;
  *     empty and all-NULL lists succeed;
  *  6. a ULT waiting in a pool served only by another ES (kept busy until a
  *     later member of the list releases it) is left to that ES: its last ES
  *     is ES 1 and its last pool that ES's; the local members run on ES 0;
- *  7. a non-primary ULT freeing four children runs them as a chain too.
+ *  7. a non-primary ULT freeing four children runs them as a chain too;
+ *  8. a member cancelled by an earlier member while it waits for its turn
+ *     never runs (chain or not);
+ *  9. a handle freed twice (in one free_many list, then by ABT_thread_free
+ *     and ABT_thread_join on a stale copy) is refused with
+ *     ABT_ERR_INV_THREAD, and later creations get distinct descriptors.
  * The whole body runs three times: with the default settings (the exact
  * orders of the chain), with ABT_OPT_JOIN_BYPASS=0 and with a tool callback
  * registered (the scheduler's FIFO order: the same units complete, the
@@ -507,6 +512,48 @@ static void case_nonprimary_caller(void)
     check_members(4);
 }
 
+/* ---- 8: a request for a member waiting for its turn in the chain ---- */
+static ABT_thread r_b;
+
+static void canceller(void *arg)
+{
+    (void)arg;
+    note('a');
+    CHECK_OK(ABT_thread_cancel(r_b));
+}
+
+static void case_request_in_chain(void)
+{
+    reset();
+    ABT_thread a = ABT_THREAD_NULL;
+    CHECK_OK(ABT_thread_create(priv, canceller, NULL, ABT_THREAD_ATTR_NULL, &a));
+    r_b = make('b');
+    ABT_thread c = make('c');
+    ABT_thread list[3] = {a, r_b, c};
+    CHECK_OK(ABT_thread_join_many(3, list));
+    CHECK_SEQ("ac", "ac"); /* b cancelled before it ran, chain or not */
+    CHECK_STATE(r_b, ABT_THREAD_STATE_TERMINATED);
+    CHECK_OK(ABT_thread_free_many(3, list));
+}
+
+/* ---- 9: a handle freed twice is refused, and the cache stays sound ---- */
+static void case_double_free(void)
+{
+    reset();
+    ABT_thread a = make('a'), b = make('b');
+    ABT_thread stale = a;
+    ABT_thread list[3] = {a, b, a};
+    CHECK_ERR(ABT_thread_free_many(3, list), ABT_ERR_INV_THREAD);
+    CHECK(list[0] == ABT_THREAD_NULL && list[1] == ABT_THREAD_NULL);
+    CHECK_ERR(ABT_thread_free(&stale), ABT_ERR_INV_THREAD);
+    CHECK_ERR(ABT_thread_join(stale), ABT_ERR_INV_THREAD);
+    ABT_thread c = make('c'), d = make('d'), e = make('e');
+    CHECK(c != d && d != e && c != e); /* no descriptor handed out twice */
+    CHECK_OK(ABT_thread_free(&c));
+    CHECK_OK(ABT_thread_free(&d));
+    CHECK_OK(ABT_thread_free(&e));
+}
+
 static void run_round(const char *name, int expect_chain)
 {
     round_name = name;
@@ -522,6 +569,8 @@ static void run_round(const char *name, int expect_chain)
     case_invalid();
     case_mixed();
     case_nonprimary_caller();
+    case_request_in_chain();
+    case_double_free();
 }
 
 static int tool_events;

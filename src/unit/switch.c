@@ -274,26 +274,50 @@ void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
     switch_to_parent(self, register_joiner, self);
 }
 
-/* A finished ULT hands its ES back to its parent, saving nothing. */
-static inline __attribute__((always_inline, noreturn)) void leave_for_good(bb_unit *self)
+/* A finished ULT hands its ES back to its parent, saving nothing; `then`
+ * terminates it there. */
+static inline __attribute__((always_inline, noreturn)) void leave_for_good(bb_unit *self,
+                                                                          bb_ctx_fn then)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *parent = self->parent;
     bb_store_relaxed(&es->current, parent);
-    bb_switch_exit(self, parent, finish_exited, self);
+    bb_switch_exit(self, parent, then, self);
 }
 
 void bb_ult_exit(bb_unit *self)
 {
-    leave_for_good(self);
+    leave_for_good(self, finish_exited);
+}
+
+static void finish_cancelled(void *arg)
+{
+    bb_unit_terminate(arg);
+}
+
+/* A request that came after the unit was taken out of its pool to run (a
+ * chain of join_many waits for its turn out of any pool): a cancel ends it
+ * before it runs anything, a migration happens by a yield (which pushes it
+ * where it must go). */
+static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
+{
+    uint32_t req = bb_load_relaxed(&self->requests);
+    if (req & BB_REQ_CANCEL) {
+        BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_CANCEL, NULL, NULL, NULL, 0, NULL);
+        leave_for_good(self, finish_cancelled);
+    }
+    if (req & BB_REQ_MIGRATE)
+        bb_ult_yield(self);
 }
 
 /* First code of every ULT, on its own stack (see bb_switch). */
 void bb_ult_start(void *arg)
 {
     bb_unit *self = arg;
+    if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
+        serve_requests_at_start(self);
     self->func(self->arg);
-    leave_for_good(self);
+    leave_for_good(self, finish_exited);
 }
 
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that
