@@ -322,24 +322,25 @@ static void run_as_chain(bb_unit *self, ABT_thread *list, int n)
     bb_switch(self, first, NULL, NULL); /* back here once the last leaves its context */
 }
 
-static int check_list(int num, ABT_thread *list, bb_unit **self)
+/* What join_many and free_many do first: check the list, run its chain. */
+static int begin_many(int num, ABT_thread *list, bb_unit **self)
 {
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
     if (num > 0 && !list)
         return ABT_ERR_INV_ARG;
     *self = bb_self_unit();
+    if (*self && num > 1)
+        run_as_chain(*self, list, num);
     return ABT_SUCCESS;
 }
 
 int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
 {
     bb_unit *self;
-    int err = check_list(num_threads, thread_list, &self);
+    int err = begin_many(num_threads, thread_list, &self);
     if (err != ABT_SUCCESS)
         return err;
-    if (self && num_threads > 1)
-        run_as_chain(self, thread_list, num_threads);
     for (int i = 0; i < num_threads; i++) {
         if (thread_list[i] == ABT_THREAD_NULL)
             continue;
@@ -353,11 +354,9 @@ int ABT_thread_join_many(int num_threads, ABT_thread *thread_list)
 int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 {
     bb_unit *self;
-    int err = check_list(num_threads, thread_list, &self);
+    int err = begin_many(num_threads, thread_list, &self);
     if (err != ABT_SUCCESS)
         return err;
-    if (self && num_threads > 1)
-        run_as_chain(self, thread_list, num_threads);
     bb_xstream *es = bb_self_xstream();
     bool to_cache = es && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE);
     for (int i = 0; i < num_threads; i++) {
