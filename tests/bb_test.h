@@ -115,6 +115,30 @@ static inline int bb_test_is_slow_run(void)
             BB_FAIL_AT("%s returned %d, expected %s (%d)", #call, ret_, #code, (int)(code)); \
     } while (0)
 
+/* A log of one-character events, to check the order in which units ran:
+ * bb_seq_note(c) appends (bb_seq_log_char is a unit body that notes its
+ * argument), bb_seq_reset() empties it, bb_seq holds it as a string. */
+static __attribute__((unused)) char bb_seq[512];
+static __attribute__((unused)) int bb_seq_len;
+
+static inline void bb_seq_reset(void)
+{
+    bb_seq_len = 0;
+    bb_seq[0] = '\0';
+}
+
+static inline void bb_seq_note(char c)
+{
+    if (bb_seq_len < (int)sizeof(bb_seq) - 1)
+        bb_seq[bb_seq_len++] = c;
+    bb_seq[bb_seq_len] = '\0';
+}
+
+static inline void bb_seq_log_char(void *arg)
+{
+    bb_seq_note((char)(intptr_t)arg);
+}
+
 /* ABT_init with its stdout (what ABT_PRINT_CONFIG prints) captured into
  * `out`, NUL-terminated; returns the length. ABT_init runs even if the pipe
  * cannot be made (a failed check). */

@@ -19,36 +19,16 @@
  * the bypass), then with ABT_OPT_JOIN_BYPASS=0 (the scheduler's FIFO order). */
 #include "bb_test.h"
 
-static char seq[64];
-static int nseq;
 static int bypass; /* whether this round expects the bypass */
 static ABT_xstream primary_es;
 static ABT_pool priv;
 
-static void note(char c)
-{
-    if (nseq < (int)sizeof(seq) - 1)
-        seq[nseq++] = c;
-    seq[nseq] = '\0';
-}
-
-static void reset(void)
-{
-    nseq = 0;
-    seq[0] = '\0';
-}
-
 #define CHECK_SEQ(expected)                                                               \
     do {                                                                                  \
-        if (strcmp(seq, (expected)) != 0)                                                 \
-            BB_FAIL_AT("sequence \"%s\", expected \"%s\" (bypass %d)", seq, (expected),   \
+        if (strcmp(bb_seq, (expected)) != 0)                                              \
+            BB_FAIL_AT("sequence \"%s\", expected \"%s\" (bypass %d)", bb_seq, (expected), \
                        bypass);                                                           \
     } while (0)
-
-static void log_char(void *arg)
-{
-    note((char)(intptr_t)arg);
-}
 
 /* ---- 1: plain joinee checks who and where it is ---- */
 static ABT_thread self_target;
@@ -59,7 +39,7 @@ static void who_am_i(void *arg)
     (void)arg;
     ABT_thread me;
     ABT_xstream es;
-    note('t');
+    bb_seq_note('t');
     self_ok = ABT_self_get_thread(&me) == ABT_SUCCESS && me == self_target;
     ABT_self_get_xstream_rank(&rank_seen);
     es_ok = ABT_self_get_xstream(&es) == ABT_SUCCESS && es == primary_es;
@@ -69,9 +49,9 @@ static void who_am_i(void *arg)
 static void yields_once(void *arg)
 {
     (void)arg;
-    note('1');
+    bb_seq_note('1');
     ABT_thread_yield();
-    note('2');
+    bb_seq_note('2');
 }
 
 /* ---- 3: a joinee that blocks ---- */
@@ -86,31 +66,31 @@ static void holder(void *arg)
     holder_locked = 1;
     for (int i = 0; i < 3; i++)
         ABT_thread_yield();
-    note('h');
+    bb_seq_note('h');
     ABT_mutex_unlock(mtx);
 }
 
 static void locker(void *arg)
 {
     (void)arg;
-    note('l');
+    bb_seq_note('l');
     ABT_mutex_lock(mtx);
-    note('L');
+    bb_seq_note('L');
     ABT_mutex_unlock(mtx);
 }
 
 static void ev_waiter(void *arg)
 {
     (void)arg;
-    note('w');
+    bb_seq_note('w');
     ABT_eventual_wait(ev, NULL);
-    note('W');
+    bb_seq_note('W');
 }
 
 static void ev_setter(void *arg)
 {
     (void)arg;
-    note('s');
+    bb_seq_note('s');
     ABT_eventual_set(ev, NULL, 0);
 }
 
@@ -161,7 +141,7 @@ static int task_rank = -1, task_type_ok;
 static void task_body(void *arg)
 {
     ABT_unit_type type;
-    note((char)(intptr_t)arg);
+    bb_seq_note((char)(intptr_t)arg);
     ABT_self_get_xstream_rank(&task_rank);
     task_type_ok = ABT_self_get_type(&type) == ABT_SUCCESS && type == ABT_UNIT_TYPE_TASK;
 }
@@ -172,12 +152,12 @@ static void task_joiner(void *arg)
 {
     (void)arg;
     ABT_task k;
-    note('d');
+    bb_seq_note('d');
     if (ABT_task_create(priv, task_body, (void *)(intptr_t)'k', &k) != ABT_SUCCESS)
         return;
-    if (ABT_task_join(k) == ABT_SUCCESS && strchr(seq, 'k') != NULL)
+    if (ABT_task_join(k) == ABT_SUCCESS && strchr(bb_seq, 'k') != NULL)
         nonprimary_task_done = 1;
-    note('D');
+    bb_seq_note('D');
     ABT_task_free(&k);
 }
 
@@ -232,8 +212,9 @@ static void run_round(void)
     CHECK_OK(ABT_xstream_set_main_sched_basic(primary_es, ABT_SCHED_BASIC, 1, &priv));
 
     /* 1: T, queued behind A, runs first when joined. */
-    reset();
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'a', ABT_THREAD_ATTR_NULL, &a));
+    bb_seq_reset();
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'a',
+                               ABT_THREAD_ATTR_NULL, &a));
     CHECK_OK(ABT_thread_create(priv, who_am_i, NULL, ABT_THREAD_ATTR_NULL, &self_target));
     CHECK_OK(ABT_thread_join(self_target));
     CHECK_SEQ(bypass ? "t" : "at");
@@ -247,17 +228,20 @@ static void run_round(void)
     CHECK_OK(ABT_thread_free(&self_target));
 
     /* 1b: free alone (no join first) bypasses too. */
-    reset();
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'a', ABT_THREAD_ATTR_NULL, &a));
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'b', ABT_THREAD_ATTR_NULL, &b));
+    bb_seq_reset();
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'a',
+                               ABT_THREAD_ATTR_NULL, &a));
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'b',
+                               ABT_THREAD_ATTR_NULL, &b));
     CHECK_OK(ABT_thread_free(&b));
     CHECK_SEQ(bypass ? "b" : "ab");
     CHECK_OK(ABT_thread_free(&a));
     CHECK_SEQ(bypass ? "ba" : "ab");
 
     /* 2: T yields midway; B, queued before it, runs while the joiner waits. */
-    reset();
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'b', ABT_THREAD_ATTR_NULL, &b));
+    bb_seq_reset();
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'b',
+                               ABT_THREAD_ATTR_NULL, &b));
     CHECK_OK(ABT_thread_create(priv, yields_once, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_thread_join(t));
     CHECK_SEQ(bypass ? "1b2" : "b12");
@@ -268,7 +252,7 @@ static void run_round(void)
     CHECK_OK(ABT_thread_free(&b));
 
     /* 3a: T blocks on a mutex that H holds. */
-    reset();
+    bb_seq_reset();
     holder_locked = 0;
     CHECK_OK(ABT_mutex_create(&mtx));
     CHECK_OK(ABT_thread_create(priv, holder, NULL, ABT_THREAD_ATTR_NULL, &h));
@@ -284,7 +268,7 @@ static void run_round(void)
     CHECK_OK(ABT_mutex_free(&mtx));
 
     /* 3b: T waits on an eventual that S, queued after it, sets. */
-    reset();
+    bb_seq_reset();
     CHECK_OK(ABT_eventual_create(0, &ev));
     CHECK_OK(ABT_thread_create(priv, ev_waiter, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_thread_create(priv, ev_setter, NULL, ABT_THREAD_ATTR_NULL, &b));
@@ -309,10 +293,11 @@ static void run_round(void)
     CHECK_EQ(cancelled_ran, 0);
 
     /* 6a: a tasklet joined by the primary ULT. */
-    reset();
+    bb_seq_reset();
     task_rank = -1;
     task_type_ok = 0;
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'a', ABT_THREAD_ATTR_NULL, &a));
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'a',
+                               ABT_THREAD_ATTR_NULL, &a));
     CHECK_OK(ABT_task_create(priv, task_body, (void *)(intptr_t)'k', &k));
     CHECK_OK(ABT_task_join(k));
     CHECK_SEQ(bypass ? "k" : "ak");
@@ -326,26 +311,29 @@ static void run_round(void)
 
     /* 6b: a tasklet joined by a non-primary ULT (not bypassed: the
      * scheduler runs it), while A waits in the pool ahead of it. */
-    reset();
+    bb_seq_reset();
     nonprimary_task_done = 0;
     CHECK_OK(ABT_thread_create(priv, task_joiner, NULL, ABT_THREAD_ATTR_NULL, &j));
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'a', ABT_THREAD_ATTR_NULL, &a));
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'a',
+                               ABT_THREAD_ATTR_NULL, &a));
     CHECK_OK(ABT_thread_free(&j));
     CHECK_EQ(nonprimary_task_done, 1);
     CHECK_SEQ("dakD");
     CHECK_OK(ABT_thread_free(&a));
 
     /* 7: revived units are bypassed again, each time. */
-    reset();
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'t', ABT_THREAD_ATTR_NULL, &t));
+    bb_seq_reset();
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'t',
+                               ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_task_create(priv, task_body, (void *)(intptr_t)'k', &k));
     CHECK_OK(ABT_thread_join(t));
     CHECK_OK(ABT_task_join(k));
     CHECK_SEQ("tk");
     for (int i = 0; i < 3; i++) {
-        reset();
-        CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'a', ABT_THREAD_ATTR_NULL, &a));
-        CHECK_OK(ABT_thread_revive(priv, log_char, (void *)(intptr_t)'r', &t));
+        bb_seq_reset();
+        CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'a',
+                                   ABT_THREAD_ATTR_NULL, &a));
+        CHECK_OK(ABT_thread_revive(priv, bb_seq_log_char, (void *)(intptr_t)'r', &t));
         CHECK_OK(ABT_task_revive(priv, task_body, (void *)(intptr_t)'q', &k));
         CHECK_OK(ABT_task_join(k));
         CHECK_OK(ABT_thread_join(t));

@@ -38,33 +38,18 @@
  * which must then be a shared one. */
 #include "bb_test.h"
 
-static char seq[64];
-static int nseq;
 static int chain;              /* whether this round expects the chain */
 static const char *round_name; /* for the messages */
 static ABT_xstream primary_es;
 static ABT_pool priv;
 static int caller_rank;
 
-static void note(char c)
-{
-    if (nseq < (int)sizeof(seq) - 1)
-        seq[nseq++] = c;
-    seq[nseq] = '\0';
-}
-
-static void reset(void)
-{
-    nseq = 0;
-    seq[0] = '\0';
-}
-
 /* The expected sequence of this round: with the chain, or without it. */
 #define CHECK_SEQ(with_chain, without)                                                    \
     do {                                                                                  \
         const char *exp_ = chain ? (with_chain) : (without);                              \
-        if (strcmp(seq, exp_) != 0)                                                       \
-            BB_FAIL_AT("sequence \"%s\", expected \"%s\" (%s)", seq, exp_, round_name);   \
+        if (strcmp(bb_seq, exp_) != 0)                                                    \
+            BB_FAIL_AT("sequence \"%s\", expected \"%s\" (%s)", bb_seq, exp_, round_name); \
     } while (0)
 
 #define CHECK_STATE(thread, expected)                                                     \
@@ -76,22 +61,18 @@ static void reset(void)
                        (int)(expected), round_name);                                      \
     } while (0)
 
-static void log_char(void *arg)
-{
-    note((char)(intptr_t)arg);
-}
-
 static ABT_thread make(char c)
 {
     ABT_thread t = ABT_THREAD_NULL;
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)c, ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)c,
+                               ABT_THREAD_ATTR_NULL, &t));
     return t;
 }
 
 static ABT_task make_task(char c)
 {
     ABT_task k = ABT_TASK_NULL;
-    CHECK_OK(ABT_task_create(priv, log_char, (void *)(intptr_t)c, &k));
+    CHECK_OK(ABT_task_create(priv, bb_seq_log_char, (void *)(intptr_t)c, &k));
     return k;
 }
 
@@ -105,7 +86,7 @@ static void member(void *arg)
     int i = (int)(intptr_t)arg;
     ABT_thread me = ABT_THREAD_NULL;
     int rank = -1;
-    note((char)('0' + i));
+    bb_seq_note((char)('0' + i));
     int ok = ABT_self_get_thread(&me) == ABT_SUCCESS && me == ids[i];
     ok = ok && ABT_self_get_xstream_rank(&rank) == ABT_SUCCESS && rank == caller_rank;
     who_ok[i] = ok;
@@ -136,7 +117,7 @@ static void case_list_order(void)
     ABT_thread h[NM], list[NM], x;
 
     /* free_many alone. X, queued first, is not in the list. */
-    reset();
+    bb_seq_reset();
     x = make('x');
     make_members(h, NM);
     for (int k = 0; k < NM; k++)
@@ -150,7 +131,7 @@ static void case_list_order(void)
     CHECK_SEQ("31704625x", "x01234567");
 
     /* join_many, then free_many: nothing runs twice. */
-    reset();
+    bb_seq_reset();
     x = make('x');
     make_members(h, NM);
     for (int k = 0; k < NM; k++)
@@ -176,9 +157,9 @@ static int yielder_done;
 static void yielder(void *arg)
 {
     (void)arg;
-    note('a');
+    bb_seq_note('a');
     ABT_thread_yield();
-    note('A');
+    bb_seq_note('A');
     yielder_done++;
 }
 
@@ -188,7 +169,7 @@ static void case_yield(void)
 
     /* A in the middle: the chain goes on with C; A finishes once the caller
      * waits for it, after X that was queued before it. */
-    reset();
+    bb_seq_reset();
     yielder_done = 0;
     x = make('x');
     CHECK_OK(ABT_thread_create(priv, yielder, NULL, ABT_THREAD_ATTR_NULL, &a));
@@ -205,7 +186,7 @@ static void case_yield(void)
     CHECK_OK(ABT_thread_free(&x));
 
     /* A last: its yield returns to the caller, which then waits for it. */
-    reset();
+    bb_seq_reset();
     yielder_done = 0;
     x = make('x');
     CHECK_OK(ABT_thread_create(priv, yielder, NULL, ABT_THREAD_ATTR_NULL, &a));
@@ -224,22 +205,22 @@ static ABT_eventual ev;
 static void ev_waiter(void *arg)
 {
     (void)arg;
-    note('w');
+    bb_seq_note('w');
     ABT_eventual_wait(ev, NULL);
-    note('W');
+    bb_seq_note('W');
 }
 
 static void ev_setter(void *arg)
 {
     (void)arg;
-    note('s');
+    bb_seq_note('s');
     ABT_eventual_set(ev, NULL, 0);
 }
 
 static void case_eventual(void)
 {
     ABT_thread z, w, s;
-    reset();
+    bb_seq_reset();
     CHECK_OK(ABT_eventual_create(0, &ev));
     z = make('z');
     CHECK_OK(ABT_thread_create(priv, ev_waiter, NULL, ABT_THREAD_ATTR_NULL, &w));
@@ -280,7 +261,7 @@ static void case_invalid(void)
     CHECK_OK(ABT_self_get_thread(&self));
 
     /* free_many with the caller in the middle. */
-    reset();
+    bb_seq_reset();
     a = make('a');
     b = make('b');
     c = make('c');
@@ -297,7 +278,7 @@ static void case_invalid(void)
     CHECK_SEQ("abcd", "abcd");
 
     /* join_many with the caller in the middle. */
-    reset();
+    bb_seq_reset();
     a = make('a');
     b = make('b');
     c = make('c');
@@ -312,7 +293,7 @@ static void case_invalid(void)
     CHECK_OK(ABT_thread_free(&c));
 
     /* The caller first: nothing is joined, nothing runs. */
-    reset();
+    bb_seq_reset();
     a = make('a');
     ABT_thread list3[2] = {self, a};
     CHECK_ERR(ABT_thread_join_many(2, list3), ABT_ERR_INV_THREAD);
@@ -323,7 +304,7 @@ static void case_invalid(void)
     CHECK_OK(ABT_thread_free(&a));
 
     /* A non-primary caller: its own handle, then the primary ULT. */
-    reset();
+    bb_seq_reset();
     primary_ult = self;
     k_free_ret = k_join_ret = -1;
     k_a_null = 0;
@@ -359,13 +340,13 @@ static void case_mixed(void)
     r = make('q');
     CHECK_OK(ABT_thread_join(r));
 
-    reset();
+    bb_seq_reset();
     a = make('a');
     t1 = make_task('1');
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'b', attr, &b));
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'b', attr, &b));
     t2 = make_task('2');
     c = make('c');
-    CHECK_OK(ABT_thread_revive(priv, log_char, (void *)(intptr_t)'r', &r));
+    CHECK_OK(ABT_thread_revive(priv, bb_seq_log_char, (void *)(intptr_t)'r', &r));
     ABT_thread list[10] = {ABT_THREAD_NULL, a, t1, ABT_THREAD_NULL, b, a, t2, r, c,
                            ABT_THREAD_NULL};
     CHECK_OK(ABT_thread_join_many(10, list));
@@ -386,11 +367,11 @@ static void case_mixed(void)
     CHECK_SEQ("abrc12", "a1b2cr");
 
     /* free_many straight away. */
-    reset();
+    bb_seq_reset();
     t1 = make_task('1');
     a = make('a');
     t2 = make_task('2');
-    CHECK_OK(ABT_thread_create(priv, log_char, (void *)(intptr_t)'b', attr, &b));
+    CHECK_OK(ABT_thread_create(priv, bb_seq_log_char, (void *)(intptr_t)'b', attr, &b));
     ABT_thread list3[6] = {ABT_THREAD_NULL, b, t1, ABT_THREAD_NULL, a, t2};
     CHECK_OK(ABT_thread_free_many(6, list3));
     CHECK_SEQ("ba12", "1a2b");
@@ -404,7 +385,7 @@ static void case_mixed(void)
     CHECK_OK(ABT_thread_free_many(0, NULL));
     CHECK_OK(ABT_thread_join_many(3, nulls));
     CHECK_OK(ABT_thread_free_many(3, nulls));
-    reset();
+    bb_seq_reset();
     ABT_thread one[1] = {make('o')};
     CHECK_OK(ABT_thread_free_many(1, one));
     CHECK(one[0] == ABT_THREAD_NULL);
@@ -432,14 +413,14 @@ static void remote_body(void *arg)
 static void local_body(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    note((char)('1' + i));
+    bb_seq_note((char)('1' + i));
     ABT_self_get_xstream_rank(&local_rank[i]);
 }
 
 static void releaser(void *arg)
 {
     (void)arg;
-    note('r');
+    bb_seq_note('r');
     __atomic_store_n(&release_blocker, 1, __ATOMIC_RELEASE);
 }
 
@@ -450,7 +431,7 @@ static void case_remote(void)
     ABT_thread blk, rem, l1, l2, rel;
     int id1 = -1, last_id = -2;
 
-    reset();
+    bb_seq_reset();
     release_blocker = blocker_running = 0;
     remote_rank = local_rank[0] = local_rank[1] = -1;
     CHECK_OK(ABT_xstream_get_main_pools(primary_es, 1, &pool0));
@@ -488,20 +469,20 @@ static void parent_body(void *arg)
 {
     (void)arg;
     ABT_thread h[4];
-    note('P');
+    bb_seq_note('P');
     make_members(h, 4);
     ABT_thread list[4] = {h[2], h[0], h[3], h[1]};
     p_ret = ABT_thread_free_many(4, list);
     p_nulls = 1;
     for (int k = 0; k < 4; k++)
         p_nulls = p_nulls && list[k] == ABT_THREAD_NULL;
-    note('p');
+    bb_seq_note('p');
 }
 
 static void case_nonprimary_caller(void)
 {
     ABT_thread p;
-    reset();
+    bb_seq_reset();
     p_ret = -1;
     p_nulls = 0;
     CHECK_OK(ABT_thread_create(priv, parent_body, NULL, ABT_THREAD_ATTR_NULL, &p));
@@ -518,13 +499,13 @@ static ABT_thread r_b;
 static void canceller(void *arg)
 {
     (void)arg;
-    note('a');
+    bb_seq_note('a');
     CHECK_OK(ABT_thread_cancel(r_b));
 }
 
 static void case_request_in_chain(void)
 {
-    reset();
+    bb_seq_reset();
     ABT_thread a = ABT_THREAD_NULL;
     CHECK_OK(ABT_thread_create(priv, canceller, NULL, ABT_THREAD_ATTR_NULL, &a));
     r_b = make('b');
@@ -539,7 +520,7 @@ static void case_request_in_chain(void)
 /* ---- 9: a handle freed twice is refused, and the cache stays sound ---- */
 static void case_double_free(void)
 {
-    reset();
+    bb_seq_reset();
     ABT_thread a = make('a'), b = make('b');
     ABT_thread stale = a;
     ABT_thread list[3] = {a, b, a};

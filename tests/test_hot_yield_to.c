@@ -13,33 +13,19 @@
 
 #define PINGS 100
 
-static char seq[4 * PINGS + 16];
-static int nseq;
 static ABT_thread ping_t, pong_t, target;
-
-static void note(char c)
-{
-    if (nseq < (int)sizeof(seq) - 1)
-        seq[nseq++] = c;
-    seq[nseq] = '\0';
-}
 
 #define CHECK_SEQ(expected)                                                               \
     do {                                                                                  \
-        if (strcmp(seq, (expected)) != 0)                                                 \
-            BB_FAIL_AT("sequence \"%s\", expected \"%s\"", seq, (expected));              \
+        if (strcmp(bb_seq, (expected)) != 0)                                              \
+            BB_FAIL_AT("sequence \"%s\", expected \"%s\"", bb_seq, (expected));           \
     } while (0)
-
-static void log_char(void *arg)
-{
-    note((char)(intptr_t)arg);
-}
 
 static void ping(void *arg)
 {
     (void)arg;
     for (int i = 0; i < PINGS; i++) {
-        note('A');
+        bb_seq_note('A');
         ABT_thread_yield_to(pong_t);
     }
 }
@@ -48,16 +34,16 @@ static void pong(void *arg)
 {
     (void)arg;
     for (int i = 0; i < PINGS; i++) {
-        note('B');
+        bb_seq_note('B');
         ABT_thread_yield_to(ping_t);
     }
 }
 
 static void yield_to_target_twice(void *arg)
 {
-    note((char)(intptr_t)arg);
+    bb_seq_note((char)(intptr_t)arg);
     ABT_thread_yield_to(target);
-    note((char)((intptr_t)arg + 1));
+    bb_seq_note((char)((intptr_t)arg + 1));
 }
 
 static int target_rank = -1;
@@ -65,7 +51,7 @@ static volatile int target_done;
 
 static void record_rank(void *arg)
 {
-    note((char)(intptr_t)arg);
+    bb_seq_note((char)(intptr_t)arg);
     ABT_self_get_xstream_rank(&target_rank);
     __atomic_store_n(&target_done, 1, __ATOMIC_RELEASE);
 }
@@ -85,9 +71,10 @@ static void run_all(void)
     CHECK_OK(ABT_init(0, NULL));
 
     /* Ping-pong, with C queued first. */
-    nseq = 0;
+    bb_seq_reset();
     p = make_priv();
-    CHECK_OK(ABT_thread_create(p, log_char, (void *)(intptr_t)'C', ABT_THREAD_ATTR_NULL, &c));
+    CHECK_OK(ABT_thread_create(p, bb_seq_log_char, (void *)(intptr_t)'C',
+                               ABT_THREAD_ATTR_NULL, &c));
     CHECK_OK(ABT_thread_create(p, ping, NULL, ABT_THREAD_ATTR_NULL, &ping_t));
     CHECK_OK(ABT_thread_create(p, pong, NULL, ABT_THREAD_ATTR_NULL, &pong_t));
     CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &p, ABT_SCHED_CONFIG_NULL, &es));
@@ -97,7 +84,7 @@ static void run_all(void)
     CHECK_OK(ABT_thread_free(&c));
     CHECK_OK(ABT_xstream_free(&es));
     {
-        char want[sizeof(seq)];
+        char want[sizeof(bb_seq)];
         int n = 0;
         want[n++] = 'C';
         for (int i = 0; i < PINGS; i++) {
@@ -110,12 +97,14 @@ static void run_all(void)
     }
 
     /* The yielder goes to the tail: D yield_to E, F queued behind E. */
-    nseq = 0;
+    bb_seq_reset();
     p = make_priv();
     CHECK_OK(ABT_thread_create(p, yield_to_target_twice, (void *)(intptr_t)'d',
                                ABT_THREAD_ATTR_NULL, &d));
-    CHECK_OK(ABT_thread_create(p, log_char, (void *)(intptr_t)'E', ABT_THREAD_ATTR_NULL, &target));
-    CHECK_OK(ABT_thread_create(p, log_char, (void *)(intptr_t)'F', ABT_THREAD_ATTR_NULL, &f));
+    CHECK_OK(ABT_thread_create(p, bb_seq_log_char, (void *)(intptr_t)'E',
+                               ABT_THREAD_ATTR_NULL, &target));
+    CHECK_OK(ABT_thread_create(p, bb_seq_log_char, (void *)(intptr_t)'F',
+                               ABT_THREAD_ATTR_NULL, &f));
     CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &p, ABT_SCHED_CONFIG_NULL, &es));
     CHECK_OK(ABT_thread_free(&d));
     CHECK_OK(ABT_thread_free(&target));
@@ -124,7 +113,7 @@ static void run_all(void)
     CHECK_SEQ("dEFe");
 
     /* The target waits in a pool that no scheduler serves. */
-    nseq = 0;
+    bb_seq_reset();
     target_rank = -1;
     ABT_pool orphan;
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &orphan));
@@ -143,7 +132,7 @@ static void run_all(void)
 
     /* The target waits in the primary ES's pool while the primary ULT spins
      * (its scheduler cannot run it): a ULT of ES 1 yields to it. */
-    nseq = 0;
+    bb_seq_reset();
     target_rank = -1;
     target_done = 0;
     ABT_pool main0;
@@ -165,10 +154,10 @@ static void run_all(void)
     CHECK_OK(ABT_xstream_free(&es));
 
     /* Bypassed joinee yields to another ULT of the joiner's pool. */
-    nseq = 0;
+    bb_seq_reset();
     CHECK_OK(ABT_thread_create(main0, yield_to_target_twice, (void *)(intptr_t)'x',
                                ABT_THREAD_ATTR_NULL, &d));
-    CHECK_OK(ABT_thread_create(main0, log_char, (void *)(intptr_t)'Y', ABT_THREAD_ATTR_NULL,
+    CHECK_OK(ABT_thread_create(main0, bb_seq_log_char, (void *)(intptr_t)'Y', ABT_THREAD_ATTR_NULL,
                                &target));
     CHECK_OK(ABT_thread_join(d));
     CHECK_SEQ("xYy");
