@@ -202,16 +202,17 @@ bool bb_join_bypass(bb_unit *self, bb_unit *u)
 }
 
 /* The primary ULT and schedulers are never joined or freed by the user; nor
- * is the caller itself. */
+ * is the caller (`self`) itself, nor a unit freed already (a stale copy of
+ * its handle: descriptors stay readable). */
+static inline bool joinable_by(const bb_unit *self, bb_unit *u)
+{
+    return !(u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED)) && u != self &&
+           bb_load_relaxed(&u->state) != BB_UNIT_STATE_FREE;
+}
+
 static int check_joinable(bb_unit *u)
 {
-    if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
-        return ABT_ERR_INV_THREAD;
-    if (bb_load_relaxed(&u->state) == BB_UNIT_STATE_FREE)
-        return ABT_ERR_INV_THREAD; /* freed already (descriptors stay readable) */
-    if (u == bb_self_unit())
-        return ABT_ERR_INV_THREAD;
-    return ABT_SUCCESS;
+    return joinable_by(bb_self_unit(), u) ? ABT_SUCCESS : ABT_ERR_INV_THREAD;
 }
 
 int ABT_thread_join(ABT_thread thread)
@@ -250,9 +251,7 @@ static int free_unit(ABT_thread *thread)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
-    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && u && u != es->current &&
-        !(u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED)) &&
-        bb_load_relaxed(&u->state) != BB_UNIT_STATE_FREE) {
+    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && u && joinable_by(es->current, u)) {
         if (!bb_unit_is_terminated(u) &&
             !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u)))
             bb_unit_block_until_terminated(u);
@@ -302,9 +301,8 @@ static void run_as_chain(bb_unit *self, ABT_thread *list, int n)
         bb_unit *u = bb_unit_of(list[i]);
         if (!u)
             continue;
-        if ((u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED)) || u == self ||
-            bb_load_relaxed(&u->state) == BB_UNIT_STATE_FREE)
-            break; /* check_joinable, knowing the caller */
+        if (!joinable_by(self, u))
+            break;
         if (!bb_unit_is_ult(u) || !may_bypass(self, u) || !take_out_of_own_pool(es, u, false))
             continue;
         bb_store_relaxed(&u->xstream, es);
@@ -363,8 +361,7 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
         bb_unit *u = bb_unit_of(thread_list[i]);
         if (!u)
             continue;
-        if (to_cache && u != self && !(u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED)) &&
-            bb_load_relaxed(&u->state) != BB_UNIT_STATE_FREE && bb_unit_is_terminated(u) &&
+        if (to_cache && joinable_by(self, u) && bb_unit_is_terminated(u) &&
             release_to_cache(es, u)) {
             thread_list[i] = ABT_THREAD_NULL; /* what the free shortcut does, minus its tests */
             continue;
