@@ -53,8 +53,9 @@ struct bb_sched {
                                   the direct yield of hotpath.c count them */
     bb_pool *direct_pool;      /* its first pool, if the loop is a predefined one that runs
                                   the head of its first non-empty pool and that pool is a
-                                  private FIFO: a ULT of it may yield straight to its head
-                                  (hotpath.c); NULL otherwise */
+                                  private FIFO or a user pool: a ULT of it may yield
+                                  straight to what the pool gives next (hotpath.c); NULL
+                                  otherwise */
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */

@@ -179,12 +179,14 @@ int ABT_pool_set_data(ABT_pool pool, void *data)
     return ABT_SUCCESS;
 }
 
+/* User pools call this in each callback: the checks are ordered for them. */
 int ABT_pool_get_data(ABT_pool pool, void **data)
 {
-    int err = check_pool_query(pool, data);
-    if (err == ABT_SUCCESS)
+    if (__builtin_expect(pool != ABT_POOL_NULL && data && bb_is_up(), 1)) {
         *data = bb_pool_of(pool)->data;
-    return err;
+        return ABT_SUCCESS;
+    }
+    return check_pool_query(pool, data);
 }
 
 /* ---- public API: popping --------------------------------------------------- */

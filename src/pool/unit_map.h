@@ -23,33 +23,30 @@ static inline bb_unit_map_bucket *bb_unit_map_bucket_of(ABT_unit unit)
     return &bb_unit_map[h >> (64 - BB_UNIT_MAP_BITS)];
 }
 
-/* Buckets are rarely contended: try the exchange first, without the
- * test-and-test-and-set read of bb_spin_lock. */
-static inline void bb_unit_map_lock(bb_unit_map_bucket *b)
+/* Buckets are rarely contended: callers try the exchange once and take a
+ * separate, out-of-line path when it fails, so that the spinning loop does
+ * not cost the common path its registers. */
+static inline bool bb_unit_map_try_lock(bb_unit_map_bucket *b)
 {
-    if (__builtin_expect(__atomic_exchange_n(&b->lock.locked, 1u, __ATOMIC_ACQUIRE) != 0, 0))
-        bb_spin_lock(&b->lock);
+    return __atomic_exchange_n(&b->lock.locked, 1u, __ATOMIC_ACQUIRE) == 0;
 }
 
-static inline void bb_unit_map_insert(ABT_unit unit, bb_unit *u)
+/* Under the bucket's lock. */
+static inline void bb_unit_map_link(bb_unit_map_bucket *b, bb_unit *u)
 {
-    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
-    bb_unit_map_lock(b);
     u->map_next = b->chain;
     b->chain = u;
-    bb_spin_unlock(&b->lock);
 }
 
-static inline void bb_unit_map_remove(ABT_unit unit)
+/* Under the bucket's lock: take out `u` itself (not merely an entry with its
+ * key, which a new unit of the same value may share for a moment). */
+static inline void bb_unit_map_unlink(bb_unit_map_bucket *b, bb_unit *u)
 {
-    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
-    bb_unit_map_lock(b);
     bb_unit **link = &b->chain;
-    while (*link && (*link)->user_unit != unit)
+    while (*link && *link != u)
         link = &(*link)->map_next;
     if (*link)
-        *link = (*link)->map_next;
-    bb_spin_unlock(&b->lock);
+        *link = u->map_next;
 }
 
 #endif

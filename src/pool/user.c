@@ -62,22 +62,50 @@ static __attribute__((noinline)) void free_legacy_unit(const bb_pool_user *d, AB
         d->old.u_free(&unit);
 }
 
-/* Give the unit of `u`'s user pool back to that pool. */
-void bb_unit_drop_user_unit(bb_unit *u)
+/* Under the lock of `b`, the bucket of `u`'s unit: take the unit out of the
+ * map and give it back to its pool. The unit is out of the map before the
+ * pool may reuse its value for another work unit. */
+static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_map_bucket *b,
+                                                                      bb_unit *u)
 {
+    bb_unit_map_unlink(b, u);
+    bb_spin_unlock(&b->lock);
     bb_pool *p = u->unit_pool;
-    if (!p)
-        return;
     ABT_unit unit = u->user_unit;
-    bb_unit_map_remove(unit); /* finds u by its user_unit */
     u->unit_pool = NULL;
     u->user_unit = ABT_UNIT_NULL;
     const bb_pool_user *d = p->user;
-    if (d->legacy) {
+    if (d->legacy)
         free_legacy_unit(d, unit);
+    else
+        d->free_unit(bb_pool_handle(p), unit);
+}
+
+static __attribute__((noinline)) void drop_contended(bb_unit *u)
+{
+    bb_unit_map_bucket *b = bb_unit_map_bucket_of(u->user_unit);
+    bb_spin_lock(&b->lock);
+    unmap_and_give_back(b, u);
+}
+
+/* Give the unit of `u`'s user pool back to that pool. */
+void bb_unit_drop_user_unit(bb_unit *u)
+{
+    if (!u->unit_pool)
+        return;
+    bb_unit_map_bucket *b = bb_unit_map_bucket_of(u->user_unit);
+    if (__builtin_expect(!bb_unit_map_try_lock(b), 0)) {
+        drop_contended(u);
         return;
     }
-    d->free_unit(bb_pool_handle(p), unit);
+    unmap_and_give_back(b, u);
+}
+
+static __attribute__((noinline)) void map_contended(bb_unit_map_bucket *b, bb_unit *u)
+{
+    bb_spin_lock(&b->lock);
+    bb_unit_map_link(b, u);
+    bb_spin_unlock(&b->lock);
 }
 
 /* Associate `u` with the user pool `pool`: the pool makes its unit now, so
@@ -88,11 +116,18 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
     ABT_unit unit = make_user_unit(pool, u);
     if (unit == ABT_UNIT_NULL)
         return ABT_ERR_OTHER;
-    bb_unit_drop_user_unit(u);
+    if (u->unit_pool)
+        bb_unit_drop_user_unit(u);
     u->user_unit = unit;
     u->unit_pool = pool;
-    bb_unit_map_insert(unit, u);
     bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */
+    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
+    if (__builtin_expect(!bb_unit_map_try_lock(b), 0)) {
+        map_contended(b, u);
+        return ABT_SUCCESS;
+    }
+    bb_unit_map_link(b, u);
+    bb_spin_unlock(&b->lock);
     return ABT_SUCCESS;
 }
 
@@ -153,9 +188,15 @@ static inline void wake_after_user_push(bb_pool *p, size_t n)
 
 /* ---- the 1.1+ interface ---------------------------------------------------- */
 
+/* A pool that has no sleepers to wake ends in a tail call to the user. */
 static void modern_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
-    p->user->push(bb_pool_handle(p), unit_for(p, u), ctx);
+    ABT_unit unit = unit_for(p, u);
+    if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS)) {
+        p->user->push(bb_pool_handle(p), unit, ctx);
+        return;
+    }
+    p->user->push(bb_pool_handle(p), unit, ctx);
     wake_after_user_push(p, 1);
 }
 
@@ -256,7 +297,12 @@ static bb_unit *thread_of_legacy_unit(bb_pool *p, ABT_unit unit)
 static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     (void)ctx;
-    p->user->old.p_push(bb_pool_handle(p), unit_for(p, u));
+    ABT_unit unit = unit_for(p, u);
+    if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS)) {
+        p->user->old.p_push(bb_pool_handle(p), unit); /* a tail call: see modern_push */
+        return;
+    }
+    p->user->old.p_push(bb_pool_handle(p), unit);
     wake_after_user_push(p, 1);
 }
 

@@ -9,9 +9,10 @@
  * user pools, tools, other ESs, cancel and migration requests). A shortcut
  * does exactly what the general path would do, minus the detours:
  *
- *  - create and free: default attributes, a built-in pool, and a freed unit
- *    (a descriptor, with its stack for a ULT) in the caller's ES cache; a
- *    private FIFO pool is pushed to inline. Free releases into that cache.
+ *  - create and free: default attributes and a freed unit (a descriptor,
+ *    with its stack for a ULT) in the caller's ES cache; a private FIFO pool
+ *    is pushed to inline, a user pool makes its unit and gets it back at
+ *    free. Free releases into that cache.
  *  - join bypass: a joiner ULT whose joinee has not started and waits in a
  *    pool of the joiner's ES (in a private FIFO: as its newest unit) takes
  *    it out and runs it itself. A ULT joinee
@@ -21,10 +22,12 @@
  *    stack (the primary ULT's), since a ULT's stack may be too small for it.
  *  - direct yield: a ULT run by its ES's main scheduler, when that is a
  *    predefined in-order loop (BASIC, PRIO, BASIC_WAIT, the default) whose
- *    first pool is the ULT's private FIFO, does what the scheduler would:
- *    puts itself at the tail and switches to the head, counting one round
- *    of the scheduler; when the scheduler's events are due, the yield goes
- *    through the scheduler. yield_to a ULT of that same pool likewise.
+ *    first pool is the ULT's pool, a private FIFO or a user pool, does what
+ *    the scheduler would: puts itself into the pool and switches to what
+ *    the pool gives next (the head of the FIFO; what the user pool's pop
+ *    returns), counting one round of the scheduler; when the scheduler's
+ *    events are due, the yield goes through the scheduler. yield_to a ULT
+ *    of a private FIFO likewise.
  *
  * Each shortcut can be switched off at run time (bb_runtime.h, ABT_OPT_*),
  * and none is taken while a tool callback is registered.
@@ -55,9 +58,33 @@ void bb_shortcuts_update(void)
 static inline bb_xstream *create_shortcut_es(bb_pool *pool)
 {
     bb_xstream *es = bb_self_xstream();
-    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && pool && !pool->user)
+    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && pool)
         return es;
     return NULL;
+}
+
+/* A user pool's create-unit callback failed: `u` goes back to the cache it
+ * came from, and the create fails as the general path's would. */
+static __attribute__((noinline)) int undo_create(bb_xstream *es, bb_unit *u, int err,
+                                                  ABT_thread *newunit)
+{
+    u->state = BB_UNIT_STATE_FREE;
+    if (u->flags & BB_UNIT_ULT)
+        bb_mem_cache_push(&es->cache.ults, &es->cache.num_ults, u);
+    else
+        bb_mem_cache_push(&es->cache.descs, &es->cache.num_descs, u);
+    if (newunit)
+        *newunit = ABT_THREAD_NULL;
+    return err;
+}
+
+/* A user pool makes its unit for a new work unit before the push, where a
+ * failure can still be reported. */
+static inline int attach_new(bb_pool *pool, bb_unit *u)
+{
+    if (__builtin_expect(pool->user != NULL, 0))
+        return bb_unit_attach_user_unit(u, pool);
+    return ABT_SUCCESS;
 }
 
 static inline void push_new(bb_pool *pool, bb_unit *u)
@@ -106,6 +133,9 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
         uint32_t named = newthread ? BB_UNIT_NAMED : 0;
         bb_unit_init(u, p, thread_func, arg, (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT | named);
         u->migratable = 1;
+        int err = attach_new(p, u);
+        if (err != ABT_SUCCESS)
+            return undo_create(es, u, err, newthread);
         if (newthread)
             *newthread = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
         push_new(p, u);
@@ -124,6 +154,9 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
         u->stacksize = 0;
         bb_unit_init(u, p, task_func, arg, newtask ? BB_UNIT_NAMED : 0);
         u->migratable = 1;
+        int err = attach_new(p, u);
+        if (err != ABT_SUCCESS)
+            return undo_create(es, u, err, newtask);
         if (newtask)
             *newtask = bb_unit_handle(u);
         push_new(p, u);
@@ -227,12 +260,15 @@ int ABT_thread_join(ABT_thread thread)
 }
 
 /* Free shortcut: a terminated unit whose memory goes straight back to the
- * caller's ES cache (no keys, no user-pool unit, no tool state to drop). */
+ * caller's ES cache (no keys, no tool state to drop; a user pool gets its
+ * unit back first). */
 static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
 {
     bb_mem_cache *c = &es->cache;
-    if (u->keys || u->unit_pool || __builtin_expect(bb_fiber_tools.any, 0))
+    if (u->keys || __builtin_expect(bb_fiber_tools.any, 0))
         return false;
+    if (u->unit_pool)
+        bb_unit_drop_user_unit(u);
     if (u->flags & BB_UNIT_CACHED_STACK) {
         if (c->num_ults >= c->max_ults)
             return false;
@@ -411,6 +447,67 @@ static inline void switch_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
     bb_switch(self, next, NULL, NULL);
 }
 
+/* What a ULT that yielded through a user pool leaves its scheduler. */
+typedef struct {
+    bb_unit *self;
+    bb_unit *next; /* popped, for the scheduler to run; or NULL */
+} user_yield;
+
+/* After the yielder's context is saved: other ESs may run it from now on
+ * (they waited for `switching`). */
+static void publish_saved(void *arg)
+{
+    bb_store_release(&((bb_unit *)arg)->switching, 0u);
+}
+
+/* On the scheduler's stack, the yielder saved: run what the pool chose, as
+ * the scheduler's loop would have done next. */
+static void run_popped(void *arg)
+{
+    user_yield y = *(user_yield *)arg; /* it lives on the yielder's stack */
+    publish_saved(y.self);
+    if (y.next)
+        bb_unit_run(bb_self_xstream(), y.next);
+}
+
+/* Out of line, so that the common path keeps no `user_yield` on its stack. */
+static __attribute__((noinline)) void hand_to_scheduler(bb_xstream *es, bb_unit *self,
+                                                        bb_unit *next)
+{
+    user_yield y = {self, next};
+    bb_store_relaxed(&es->current, self->parent);
+    bb_switch(self, self->parent, run_popped, &y);
+}
+
+/* The direct yield through a user pool. The pool decides, exactly as when
+ * its scheduler yields: `self` is pushed first, then the pool's pop picks
+ * what runs next (a priority pool may give back `self` itself). Until its
+ * context is saved, `self` is marked `switching`, since another ES may pop
+ * it from a shared pool at once. A ULT the pool picks runs directly; a
+ * tasklet, a unit with a request, or nothing goes to the scheduler. */
+static __attribute__((noinline)) void yield_through_user_pool(bb_xstream *es, bb_unit *self,
+                                                              bb_pool *pool)
+{
+    bb_store_relaxed(&self->switching, 1u);
+    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
+    bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    bb_unit *next = bb_pool_pop(pool);
+    if (next == self) {
+        bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+        bb_store_relaxed(&self->switching, 0u);
+        return;
+    }
+    if (next && can_run_directly(next, pool)) {
+        next->parent = self->parent;
+        bb_store_relaxed(&next->xstream, es);
+        bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+        bb_store_relaxed(&es->current, next);
+        bb_switch(self, next, publish_saved, self);
+        return;
+    }
+    hand_to_scheduler(es, self, next);
+}
+
 /* Returns whether the yield is done. */
 static bool yield_directly(bb_xstream *es, bb_unit *self)
 {
@@ -420,6 +517,11 @@ static bool yield_directly(bb_xstream *es, bb_unit *self)
     bb_sched *s = es->running_sched;
     if (s->rounds + 1 >= (unsigned)s->event_freq)
         return false; /* the scheduler's events are due: let it run */
+    if (pool->user) {
+        s->rounds++;
+        yield_through_user_pool(es, self, pool);
+        return true;
+    }
     bb_unit *next = pool->head;
     if (next && !can_run_directly(next, pool))
         return false;
