@@ -29,7 +29,9 @@
  *     follows, untimed. The two ESs of a and b are freed before. Reported:
  *     median and max in ms (Argobots: up to its 100 ms pool timeout).
  *  d. floor: the same wake-up without Argobots: a pthread asleep in
- *     futex_wait, woken by futex_wake; what the machine itself costs.
+ *     futex_wait, woken by futex_wake; what the machine itself costs. Also
+ *     the median time of the futex_wake call alone: the kernel's share of
+ *     any wake-up of a sleeping thread, which no library can avoid.
  *
  * Prints a small table, then one key=value line (for run.sh; CPU time and
  * join times there in us).
@@ -178,9 +180,15 @@ static void *futex_sleeper(void *arg)
     return NULL;
 }
 
-static double futex_baseline_median_us(long trials)
+typedef struct {
+    double wake_us;    /* before futex_wake -> the woken thread's first clock read */
+    double syscall_us; /* the futex_wake call alone, until it returns */
+} futex_floor_t;
+
+static futex_floor_t futex_baseline_medians(long trials)
 {
     double *lat = malloc((size_t)trials * sizeof(*lat));
+    double *call = malloc((size_t)trials * sizeof(*call));
     pthread_t thread;
     pthread_create(&thread, NULL, futex_sleeper, &trials);
     for (long i = 0; i < trials; i++) {
@@ -189,14 +197,16 @@ static double futex_baseline_median_us(long trials)
         double t0 = now_ns();
         atomic_fetch_add(&futex_word, 1u);
         syscall(SYS_futex, &futex_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+        call[i] = (now_ns() - t0) / 1e3;
         while (atomic_load(&futex_t1) == 0.0)
             sleep_ns(POLL_NS);
         lat[i] = (atomic_load(&futex_t1) - t0) / 1e3;
     }
     pthread_join(thread, NULL);
-    double median = percentile(lat, trials, 50);
+    futex_floor_t r = {percentile(lat, trials, 50), percentile(call, trials, 50)};
     free(lat);
-    return median;
+    free(call);
+    return r;
 }
 
 int main(int argc, char **argv)
@@ -251,7 +261,7 @@ int main(int argc, char **argv)
     double join_max = join_ms[joins - 1]; /* sorted by percentile() */
 
     CHECK(ABT_finalize());
-    double futex_us = futex_baseline_median_us(trials);
+    futex_floor_t floor = futex_baseline_medians(trials);
 
     printf("| idle: %d ESs, ABT_SCHED_BASIC_WAIT over ABT_POOL_FIFO_WAIT | value |\n", NUM_ES);
     printf("|---|---|\n");
@@ -269,15 +279,18 @@ int main(int argc, char **argv)
            joins, join_median, join_max);
     printf("| floor: futex wake of a sleeping pthread -> first clock read, median of %ld | "
            "%.1f us |\n",
-           trials, futex_us);
+           trials, floor.wake_us);
+    printf("| floor: the futex_wake call alone (waking it), median of %ld | %.1f us |\n", trials,
+           floor.syscall_us);
     /* In us, so that run.sh's one decimal keeps what a sleeping ES shows. */
     printf("idle es=%d window_s=%.2f trials=%ld joins=%ld cpu_us_per_s=%.1f es_cpu_us_per_s=%.1f "
            "wakeups_per_s=%.1f ctxsw_per_s=%.1f wake_us_median=%.1f wake_us_p99=%.1f "
-           "join_us_median=%.1f join_us_max=%.1f futex_wake_us_median=%.1f\n",
+           "join_us_median=%.1f join_us_max=%.1f futex_wake_us_median=%.1f "
+           "futex_call_us_median=%.1f\n",
            NUM_ES, (double)window_ns / 1e9, trials, joins, idle.cpu_ms_per_s * 1e3,
            idle.es_cpu_ms_per_s * 1e3,
            idle.wakeups_per_s, idle.ctxsw_per_s, wake_median, wake_p99, join_median * 1e3,
-           join_max * 1e3, futex_us);
+           join_max * 1e3, floor.wake_us, floor.syscall_us);
     free(lat_us);
     free(join_ms);
     return 0;

@@ -451,6 +451,7 @@ static inline void switch_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
 typedef struct {
     bb_unit *self;
     bb_unit *next; /* popped, for the scheduler to run; or NULL */
+    bb_pool *pool; /* where it was popped from */
 } user_yield;
 
 /* After the yielder's context is saved: other ESs may run it from now on
@@ -467,14 +468,14 @@ static void run_popped(void *arg)
     user_yield y = *(user_yield *)arg; /* it lives on the yielder's stack */
     publish_saved(y.self);
     if (y.next)
-        bb_unit_run(bb_self_xstream(), y.next);
+        bb_xstream_run_unit(bb_self_xstream(), y.next, y.pool);
 }
 
 /* Out of line, so that the common path keeps no `user_yield` on its stack. */
 static __attribute__((noinline)) void hand_to_scheduler(bb_xstream *es, bb_unit *self,
-                                                        bb_unit *next)
+                                                        bb_unit *next, bb_pool *pool)
 {
-    user_yield y = {self, next};
+    user_yield y = {self, next, pool};
     bb_store_relaxed(&es->current, self->parent);
     bb_switch(self, self->parent, run_popped, &y);
 }
@@ -505,7 +506,7 @@ static __attribute__((noinline)) void yield_through_user_pool(bb_xstream *es, bb
         bb_switch(self, next, publish_saved, self);
         return;
     }
-    hand_to_scheduler(es, self, next);
+    hand_to_scheduler(es, self, next, pool);
 }
 
 /* Returns whether the yield is done. */
