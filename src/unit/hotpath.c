@@ -63,30 +63,6 @@ static inline bb_xstream *create_shortcut_es(bb_pool *pool)
     return NULL;
 }
 
-/* A user pool's create-unit callback failed: `u` goes back to the cache it
- * came from, and the create fails as the general path's would. */
-static __attribute__((noinline)) int undo_create(bb_xstream *es, bb_unit *u, int err,
-                                                  ABT_thread *newunit)
-{
-    u->state = BB_UNIT_STATE_FREE;
-    if (u->flags & BB_UNIT_ULT)
-        bb_mem_cache_push(&es->cache.ults, &es->cache.num_ults, u);
-    else
-        bb_mem_cache_push(&es->cache.descs, &es->cache.num_descs, u);
-    if (newunit)
-        *newunit = ABT_THREAD_NULL;
-    return err;
-}
-
-/* A user pool makes its unit for a new work unit before the push, where a
- * failure can still be reported. */
-static inline int attach_new(bb_pool *pool, bb_unit *u)
-{
-    if (__builtin_expect(pool->user != NULL, 0))
-        return bb_unit_attach_user_unit(u, pool);
-    return ABT_SUCCESS;
-}
-
 static inline void push_new(bb_pool *pool, bb_unit *u)
 {
     if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
@@ -122,20 +98,68 @@ static __attribute__((noinline)) int task_create_general(bb_pool *p, void (*func
     return bb_unit_create(p, func, arg, &spec, (bb_unit **)(void *)newtask);
 }
 
+/* A unit from the caller's ES cache (not empty), with its fields set for
+ * `pool`. A freed ULT keeps its default-size stack and its stack flags. */
+static inline __attribute__((always_inline)) bb_unit *
+take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *), void *arg,
+                 bool named)
+{
+    bb_unit *u;
+    uint32_t flags = named ? BB_UNIT_NAMED : 0;
+    if (is_ult) {
+        u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
+        flags |= (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT;
+    } else {
+        u = bb_mem_cache_pop(&es->cache.descs, &es->cache.num_descs);
+        u->stack = NULL;
+        u->stacksize = 0;
+    }
+    bb_unit_init(u, pool, func, arg, flags);
+    u->migratable = 1;
+    return u;
+}
+
+/* A user pool's create-unit callback failed: `u` goes back to the cache of
+ * the caller's ES, and the create fails as the general path's would. */
+static __attribute__((noinline)) int undo_create(bb_unit *u, int err, ABT_thread *newunit)
+{
+    bb_mem_cache *c = &bb_self_xstream()->cache;
+    u->state = BB_UNIT_STATE_FREE;
+    if (u->flags & BB_UNIT_ULT)
+        bb_mem_cache_push(&c->ults, &c->num_ults, u);
+    else
+        bb_mem_cache_push(&c->descs, &c->num_descs, u);
+    if (newunit)
+        *newunit = ABT_THREAD_NULL;
+    return err;
+}
+
+/* The create shortcut into a user pool, out of line so that the built-in
+ * pools' one builds no stack frame. The pool makes its unit before the push,
+ * where a failure can still be reported. */
+static __attribute__((noinline)) int create_in_user_pool(bb_xstream *es, bool is_ult,
+                                                         bb_pool *pool, void (*func)(void *),
+                                                         void *arg, ABT_thread *newunit)
+{
+    bb_unit *u = take_cached_unit(es, is_ult, pool, func, arg, newunit != NULL);
+    int err = bb_unit_attach_user_unit(u, pool);
+    if (err != ABT_SUCCESS)
+        return undo_create(u, err, newunit);
+    if (newunit)
+        *newunit = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
+    bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
 int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
                       ABT_thread_attr attr, ABT_thread *newthread)
 {
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && attr == ABT_THREAD_ATTR_NULL && es->cache.ults) {
-        /* A freed ULT keeps its default-size stack and its stack flags. */
-        bb_unit *u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
-        uint32_t named = newthread ? BB_UNIT_NAMED : 0;
-        bb_unit_init(u, p, thread_func, arg, (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT | named);
-        u->migratable = 1;
-        int err = attach_new(p, u);
-        if (err != ABT_SUCCESS)
-            return undo_create(es, u, err, newthread);
+        if (__builtin_expect(p->user != NULL, 0))
+            return create_in_user_pool(es, true, p, thread_func, arg, newthread);
+        bb_unit *u = take_cached_unit(es, true, p, thread_func, arg, newthread != NULL);
         if (newthread)
             *newthread = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
         push_new(p, u);
@@ -149,14 +173,9 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && es->cache.descs) {
-        bb_unit *u = bb_mem_cache_pop(&es->cache.descs, &es->cache.num_descs);
-        u->stack = NULL;
-        u->stacksize = 0;
-        bb_unit_init(u, p, task_func, arg, newtask ? BB_UNIT_NAMED : 0);
-        u->migratable = 1;
-        int err = attach_new(p, u);
-        if (err != ABT_SUCCESS)
-            return undo_create(es, u, err, newtask);
+        if (__builtin_expect(p->user != NULL, 0))
+            return create_in_user_pool(es, false, p, task_func, arg, newtask);
+        bb_unit *u = take_cached_unit(es, false, p, task_func, arg, newtask != NULL);
         if (newtask)
             *newtask = bb_unit_handle(u);
         push_new(p, u);
