@@ -67,6 +67,23 @@ static int read_stack_guard(void)
     return BB_STACK_GUARD_NONE;
 }
 
+static int read_large_pages(void)
+{
+    static const struct {
+        const char *name;
+        int mode;
+    } modes[] = {{"malloc", BB_LP_REGULAR},
+                 {"mmap_rp", BB_LP_REGULAR},
+                 {"thp", BB_LP_THP},
+                 {"mmap_hp_rp", BB_LP_HUGETLB_OR_REGULAR},
+                 {"mmap_hp_thp", BB_LP_HUGETLB_OR_THP}};
+    const char *s = lookup("MEM_LP_ALLOC");
+    for (size_t i = 0; s && i < sizeof(modes) / sizeof(modes[0]); i++)
+        if (strcasecmp(s, modes[i].name) == 0)
+            return modes[i].mode;
+    return BB_LP_HUGETLB_OR_THP;
+}
+
 static size_t round_up(size_t v, size_t to)
 {
     return (v + to - 1) / to * to;
@@ -112,6 +129,7 @@ void bb_config_read_env(bb_config_t *c)
                                              2, 1u << 24);
     c->print_config = read_bool("PRINT_CONFIG", false);
     c->stack_guard = read_stack_guard();
+    c->large_pages = read_large_pages();
     c->print_raw_stack = read_bool("PRINT_RAW_STACK", true);
     c->shortcuts = (read_bool("OPT_FAST_CREATE_FREE", true) ? BB_SHORTCUT_CREATE_FREE : 0) |
                    (read_bool("OPT_JOIN_BYPASS", true) ? BB_SHORTCUT_BYPASS : 0) |
@@ -143,6 +161,15 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         [BB_STACK_GUARD_BEST] = "mprotect (while the kernel's mapping limit allows)",
         [BB_STACK_GUARD_STRICT] = "mprotect_strict (every stack, or creation fails)"};
     fprintf(out, "  ABT_STACK_OVERFLOW_CHECK: %s\n", guards[c->stack_guard]);
+    static const char *const large[] = {
+        [BB_LP_REGULAR] = "regular pages",
+        [BB_LP_THP] = "thp (transparent huge pages)",
+        [BB_LP_HUGETLB_OR_REGULAR] = "mmap_hp_rp (reserved huge pages, else regular pages)",
+        [BB_LP_HUGETLB_OR_THP] = "mmap_hp_thp (reserved huge pages, else transparent ones)"};
+    fprintf(out, "  ABT_MEM_LP_ALLOC        : %s; for descriptors%s\n", large[c->large_pages],
+            c->large_pages == BB_LP_REGULAR ? " and stacks"
+            : c->stack_guard == BB_STACK_GUARD_NONE ? " and stacks"
+                                                     : " (stacks have guard pages)");
     fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
     fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
             BB_IDLE_SPIN_NS / 1000);

@@ -17,6 +17,7 @@
 #ifndef BB_MEM_H
 #define BB_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,7 @@ typedef struct bb_desc_chunk {
     uint32_t capacity;    /* descriptors the chunk has room for */
     uint32_t carved;      /* descriptors handed out so far: units[0 .. carved) */
     uint32_t desc_size;   /* bytes from one descriptor to the next */
+    size_t mapped;        /* bytes of a large-page region it fills; 0: from malloc */
     _Alignas(64) char units[];
 } bb_desc_chunk;
 
@@ -118,7 +120,24 @@ static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
         bb_mem_ult_free_slow(cache, u);
 }
 
-/* *flags receives BB_UNIT_CACHED_STACK / BB_UNIT_GUARDED_STACK. */
+/* ---- large pages (large_pages.c) ----
+ * Descriptor chunks, and the stacks of ULTs without a guard page, come in
+ * regions of BB_LARGE_PAGE bytes backed by huge pages when
+ * ABT_MEM_LP_ALLOC allows (bb_runtime.h: bb_large_pages). */
+#define BB_LARGE_PAGE ((size_t)2 << 20)
+
+enum bb_pages_kind { BB_PAGES_REGULAR, BB_PAGES_THP, BB_PAGES_HUGETLB, BB_PAGES_KINDS };
+
+bool bb_large_pages_on(void);
+/* A BB_LARGE_PAGE-aligned region of `len` bytes (a multiple of it), or NULL. */
+void *bb_large_map(size_t len);
+void bb_large_unmap(void *p, size_t len);
+/* How many regions were mapped with each backing (a bb_pages_kind). */
+unsigned bb_large_regions(int kind);
+void bb_large_pages_reset(void);
+
+/* *flags receives BB_UNIT_CACHED_STACK / BB_UNIT_GUARDED_STACK /
+ * BB_UNIT_SLAB_STACK. */
 int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags);
 void bb_mem_cache_lend(bb_mem_cache *cache);
 void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t flags);

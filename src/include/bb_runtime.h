@@ -21,6 +21,15 @@ enum bb_stack_guard {
     BB_STACK_GUARD_STRICT = 3  /* "mprotect_strict": no guard, no stack (ABT_ERR_MEM) */
 };
 
+/* What backs descriptor chunks and stack slabs, in the terms of
+ * ABT_MEM_LP_ALLOC (src/mem/large_pages.c). */
+enum bb_large_pages {
+    BB_LP_REGULAR,            /* "malloc", "mmap_rp" */
+    BB_LP_THP,                /* "thp" */
+    BB_LP_HUGETLB_OR_REGULAR, /* "mmap_hp_rp" */
+    BB_LP_HUGETLB_OR_THP      /* "mmap_hp_thp", the default */
+};
+
 typedef struct {
     size_t thread_stacksize;   /* ABT_THREAD_STACKSIZE */
     size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
@@ -30,6 +39,7 @@ typedef struct {
     uint32_t mem_max_descs;    /* ABT_MEM_MAX_NUM_DESCS */
     bool print_config;         /* ABT_PRINT_CONFIG */
     int stack_guard;           /* ABT_STACK_OVERFLOW_CHECK: a bb_stack_guard */
+    int large_pages;           /* ABT_MEM_LP_ALLOC: a bb_large_pages */
     bool print_raw_stack;      /* ABT_PRINT_RAW_STACK: stack dumps include a hex dump */
     uint32_t shortcuts;        /* bb_shortcut bits enabled by ABT_OPT_* (all by default) */
     int num_cpus;              /* CPUs this process may run on */

@@ -31,6 +31,7 @@ enum bb_unit_flags {
     BB_UNIT_NAMED = 1u << 1,        /* a user handle exists; freed by ABT_*_free */
     BB_UNIT_PRIMARY = 1u << 2,      /* the primary ULT (the thread that called ABT_init) */
     BB_UNIT_SCHED = 1u << 3,        /* runs a scheduler loop */
+    BB_UNIT_SLAB_STACK = 1u << 4,   /* stack carved from a large-page slab: never unmapped alone */
     BB_UNIT_USER_STACK = 1u << 5,   /* stack memory belongs to the user */
     BB_UNIT_CACHED_STACK = 1u << 6, /* stack of the default size, from the stack cache */
     BB_UNIT_GUARDED_STACK = 1u << 7 /* a guard page sits below the stack */
@@ -138,7 +139,8 @@ static inline ABT_thread bb_unit_handle(bb_unit *u)
 }
 
 /* The bb_unit_flags that describe where a unit's stack comes from. */
-#define BB_UNIT_STACK_FLAGS (BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK)
+#define BB_UNIT_STACK_FLAGS \
+    (BB_UNIT_USER_STACK | BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK)
 
 /* A ULT that blocked on another ES may be found (popped, joined) before that
  * ES has saved its context: wait for the save before switching to it. */

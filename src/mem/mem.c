@@ -31,6 +31,10 @@ static struct {
     bb_desc_chunk *carving; /* the newest chunk; descriptors past `carved` are unused */
     long max_guarded;   /* how many stacks may have a guard page */
     long num_guarded;   /* atomic */
+    void **slabs;       /* large-page stack slabs, see "stack slabs" */
+    size_t num_slabs, slabs_cap;
+    char *carve_next, *carve_end; /* the rest of the newest slab */
+    free_list slab_free;          /* slab stacks nobody caches */
 } depot = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- intrusive LIFO helpers --------------------------------------------- */
@@ -91,8 +95,76 @@ static bool reserve_guard(void)
     return false;
 }
 
+/* ---- stack slabs ----------------------------------------------------------
+ * Stacks without a guard page (ABT_STACK_OVERFLOW_CHECK=none) can share
+ * large pages: default-size stacks are carved from large-page slabs and
+ * never unmapped one by one (a huge page cannot be split); a freed one goes
+ * back to `slab_free` for the next carve. Slabs live until ABT_finalize. */
+
+static bool stacks_from_slabs(size_t size)
+{
+    return bb_large_pages_on() && bb_rt.config.stack_guard == BB_STACK_GUARD_NONE &&
+           size == bb_rt.config.thread_stacksize && size <= BB_LARGE_PAGE;
+}
+
+/* Under the depot's lock. */
+static bool add_slab(void)
+{
+    if (depot.num_slabs == depot.slabs_cap) {
+        size_t cap = depot.slabs_cap ? 2 * depot.slabs_cap : 16;
+        void **grown = realloc(depot.slabs, cap * sizeof(*grown));
+        if (!grown)
+            return false;
+        depot.slabs = grown;
+        depot.slabs_cap = cap;
+    }
+    char *slab = bb_large_map(BB_LARGE_PAGE);
+    if (!slab)
+        return false;
+    depot.slabs[depot.num_slabs++] = slab;
+    depot.carve_next = slab;
+    depot.carve_end = slab + BB_LARGE_PAGE;
+    return true;
+}
+
+static int carve_slab_stack(size_t size, void **stack, uint32_t *flags)
+{
+    pthread_mutex_lock(&depot.lock);
+    bb_free_item *item = list_pop(&depot.slab_free.head, &depot.slab_free.count);
+    if (!item && (depot.carve_end - depot.carve_next >= (ptrdiff_t)size || add_slab())) {
+        item = (bb_free_item *)(void *)depot.carve_next;
+        depot.carve_next += size;
+    }
+    pthread_mutex_unlock(&depot.lock);
+    if (!item)
+        return ABT_ERR_MEM;
+    *stack = item;
+    *flags = BB_UNIT_SLAB_STACK;
+    return ABT_SUCCESS;
+}
+
+static void return_slab_stack(void *stack)
+{
+    pthread_mutex_lock(&depot.lock);
+    list_push(&depot.slab_free.head, &depot.slab_free.count, stack);
+    pthread_mutex_unlock(&depot.lock);
+}
+
+static void unmap_slabs(void)
+{
+    for (size_t i = 0; i < depot.num_slabs; i++)
+        bb_large_unmap(depot.slabs[i], BB_LARGE_PAGE);
+    free(depot.slabs);
+    depot.slabs = NULL;
+    depot.num_slabs = depot.slabs_cap = 0;
+    depot.carve_next = depot.carve_end = NULL;
+    depot.slab_free = (free_list){0};
+}
+
 static int map_stack(size_t size, void **stack, uint32_t *flags)
 {
+    if (stacks_from_slabs(size))
+        return carve_slab_stack(size, stack, flags);
     bool guarded = reserve_guard();
     bool strict = bb_rt.config.stack_guard == BB_STACK_GUARD_STRICT;
     if (strict && !guarded)
@@ -121,6 +193,10 @@ static int map_stack(size_t size, void **stack, uint32_t *flags)
 
 static void unmap_stack(void *stack, size_t size, uint32_t flags)
 {
+    if (flags & BB_UNIT_SLAB_STACK) {
+        return_slab_stack(stack);
+        return;
+    }
     size_t guard = (flags & BB_UNIT_GUARDED_STACK) ? depot.page_size : 0;
     munmap((char *)stack - guard, round_to_page(size) + guard);
     if (guard)
@@ -198,12 +274,21 @@ void *bb_mem_alloc_aligned(size_t size)
  * least once, and nothing past `carved` is a descriptor yet. */
 bb_desc_chunk *bb_desc_chunks;
 
+/* With large pages, a chunk fills one large-page region (thousands of
+ * descriptors); without, it is a small block from malloc. */
 static bb_desc_chunk *new_chunk(void)
 {
-    bb_desc_chunk *c = bb_mem_alloc_aligned(sizeof(*c) + BB_DESC_CHUNK_UNITS * depot.desc_size);
-    if (!c)
-        return NULL;
-    c->capacity = BB_DESC_CHUNK_UNITS;
+    bb_desc_chunk *c = NULL;
+    if (bb_large_pages_on() && (c = bb_large_map(BB_LARGE_PAGE)) != NULL) {
+        c->mapped = BB_LARGE_PAGE;
+        c->capacity = (uint32_t)((BB_LARGE_PAGE - sizeof(*c)) / depot.desc_size);
+    } else {
+        c = bb_mem_alloc_aligned(sizeof(*c) + BB_DESC_CHUNK_UNITS * depot.desc_size);
+        if (!c)
+            return NULL;
+        c->mapped = 0;
+        c->capacity = BB_DESC_CHUNK_UNITS;
+    }
     c->carved = 0;
     c->desc_size = (uint32_t)depot.desc_size;
     c->next = bb_desc_chunks;
@@ -233,7 +318,10 @@ static void free_chunks(void)
     while (bb_desc_chunks) {
         bb_desc_chunk *c = bb_desc_chunks;
         bb_desc_chunks = c->next;
-        free(c);
+        if (c->mapped)
+            bb_large_unmap(c, c->mapped);
+        else
+            free(c);
     }
     depot.carving = NULL;
 }
@@ -309,7 +397,7 @@ void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t f
     }
     bb_free_item *item = stack;
     uint32_t limit = bb_rt.config.mem_max_stacks;
-    item->flags = flags & (BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK);
+    item->flags = flags & (BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK);
     if (cache) {
         list_push(&cache->stacks, &cache->num_stacks, item);
         if (cache->num_stacks > limit)
@@ -434,4 +522,6 @@ void bb_mem_fini(void)
         unmap_cached_stack(list_pop(&depot.stacks.head, &depot.stacks.count));
     depot.descs = (free_list){0};
     free_chunks(); /* every descriptor, cached or not */
+    unmap_slabs(); /* every slab stack, cached or not */
+    bb_large_pages_reset();
 }

@@ -1,0 +1,94 @@
+/*
+ * 2 MiB regions for the descriptor chunks and stack slabs of mem.c, backed
+ * as ABT_MEM_LP_ALLOC asks:
+ *
+ *   mmap_hp_thp (default)  explicit huge pages (MAP_HUGETLB) when the system
+ *                          has reserved some, transparent huge pages otherwise
+ *   mmap_hp_rp             explicit huge pages, regular pages otherwise
+ *   thp                    transparent huge pages (madvise; the kernel may
+ *                          still give regular pages when none is free)
+ *   malloc, mmap_rp        regular pages: mem.c then keeps its small chunks
+ *
+ * The choice is made at run time: a system with no reserved huge pages makes
+ * the first MAP_HUGETLB fail, and later regions skip it.
+ */
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "bb_mem.h"
+#include "bb_runtime.h"
+
+static uint32_t hugetlb_failed; /* atomic: MAP_HUGETLB failed once */
+static uint32_t num_regions[BB_PAGES_KINDS]; /* atomic: regions mapped, by backing */
+
+/* `len` bytes aligned to BB_LARGE_PAGE, as THP needs: map more, trim. */
+static void *map_aligned(size_t len, bool transparent)
+{
+    size_t over = len + BB_LARGE_PAGE;
+    char *p = mmap(NULL, over, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    uintptr_t mask = BB_LARGE_PAGE - 1;
+    char *start = (char *)(((uintptr_t)p + mask) & ~mask);
+    if (start > p)
+        munmap(p, (size_t)(start - p));
+    size_t tail = (size_t)(p + over - (start + len));
+    if (tail)
+        munmap(start + len, tail);
+    if (transparent)
+        madvise(start, len, MADV_HUGEPAGE); /* a hint; THP off: regular pages */
+    return start;
+}
+
+static void *map_hugetlb(size_t len)
+{
+    if (bb_load_relaxed(&hugetlb_failed))
+        return NULL;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    if (p != MAP_FAILED)
+        return p;
+    bb_store_relaxed(&hugetlb_failed, 1u);
+    return NULL;
+}
+
+bool bb_large_pages_on(void)
+{
+    return bb_rt.config.large_pages != BB_LP_REGULAR;
+}
+
+void *bb_large_map(size_t len)
+{
+    int mode = bb_rt.config.large_pages;
+    if (mode == BB_LP_HUGETLB_OR_THP || mode == BB_LP_HUGETLB_OR_REGULAR) {
+        void *p = map_hugetlb(len);
+        if (p) {
+            bb_fetch_add_relaxed(&num_regions[BB_PAGES_HUGETLB], 1);
+            return p;
+        }
+    }
+    bool transparent = mode == BB_LP_HUGETLB_OR_THP || mode == BB_LP_THP;
+    void *p = map_aligned(len, transparent);
+    if (p)
+        bb_fetch_add_relaxed(&num_regions[transparent ? BB_PAGES_THP : BB_PAGES_REGULAR], 1);
+    return p;
+}
+
+void bb_large_unmap(void *p, size_t len)
+{
+    munmap(p, len);
+}
+
+unsigned bb_large_regions(int kind)
+{
+    return bb_load_relaxed(&num_regions[kind]);
+}
+
+/* ABT_finalize: a new ABT_init may run on a system that changed. */
+void bb_large_pages_reset(void)
+{
+    bb_store_relaxed(&hugetlb_failed, 0u);
+    for (int k = 0; k < BB_PAGES_KINDS; k++)
+        bb_store_relaxed(&num_regions[k], 0u);
+}
