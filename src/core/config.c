@@ -166,10 +166,12 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         [BB_LP_THP] = "thp (transparent huge pages)",
         [BB_LP_HUGETLB_OR_REGULAR] = "mmap_hp_rp (reserved huge pages, else regular pages)",
         [BB_LP_HUGETLB_OR_THP] = "mmap_hp_thp (reserved huge pages, else transparent ones)"};
-    fprintf(out, "  ABT_MEM_LP_ALLOC        : %s; for descriptors%s\n", large[c->large_pages],
-            c->large_pages == BB_LP_REGULAR ? " and stacks"
-            : c->stack_guard == BB_STACK_GUARD_NONE ? " and stacks"
-                                                     : " (stacks have guard pages)");
+    static const char *const slab_use[] = {
+        [BB_STACK_GUARD_NONE] = "descriptors and stacks",
+        [BB_STACK_GUARD_BEST] = "descriptors, and stacks past the guard-page budget",
+        [BB_STACK_GUARD_STRICT] = "descriptors"};
+    fprintf(out, "  ABT_MEM_LP_ALLOC        : %s, for %s\n", large[c->large_pages],
+            c->large_pages == BB_LP_REGULAR ? "everything" : slab_use[c->stack_guard]);
     fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
     fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
             BB_IDLE_SPIN_NS / 1000);

@@ -96,15 +96,15 @@ static bool reserve_guard(void)
 }
 
 /* ---- stack slabs ----------------------------------------------------------
- * Stacks without a guard page (ABT_STACK_OVERFLOW_CHECK=none) can share
- * large pages: default-size stacks are carved from large-page slabs and
- * never unmapped one by one (a huge page cannot be split); a freed one goes
- * back to `slab_free` for the next carve. Slabs live until ABT_finalize. */
+ * Stacks without a guard page (ABT_STACK_OVERFLOW_CHECK=none, or past the
+ * budget of guard pages) can share large pages: default-size stacks are
+ * carved from large-page slabs and never unmapped one by one (a huge page
+ * cannot be split); a freed one goes back to `slab_free` for the next carve.
+ * Slabs live until ABT_finalize. */
 
-static bool stacks_from_slabs(size_t size)
+static bool fits_slab(size_t size)
 {
-    return bb_large_pages_on() && bb_rt.config.stack_guard == BB_STACK_GUARD_NONE &&
-           size == bb_rt.config.thread_stacksize && size <= BB_LARGE_PAGE;
+    return bb_large_pages_on() && size == bb_rt.config.thread_stacksize && size <= BB_LARGE_PAGE;
 }
 
 /* Under the depot's lock. */
@@ -163,12 +163,12 @@ static void unmap_slabs(void)
 
 static int map_stack(size_t size, void **stack, uint32_t *flags)
 {
-    if (stacks_from_slabs(size))
-        return carve_slab_stack(size, stack, flags);
     bool guarded = reserve_guard();
     bool strict = bb_rt.config.stack_guard == BB_STACK_GUARD_STRICT;
     if (strict && !guarded)
         return ABT_ERR_MEM; /* the mapping budget for guards is used up */
+    if (!guarded && fits_slab(size))
+        return carve_slab_stack(size, stack, flags);
     size_t guard = guarded ? depot.page_size : 0;
     size_t len = round_to_page(size) + guard;
     char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
