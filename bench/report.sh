@@ -41,7 +41,7 @@ STEPS=(
 
 # ---- Parameters ------------------------------------------------------------
 PHASE_NS="64 256 1024 4096 16384 65536" # figure 1
-PHASE_CG_ULT_NS="64 256 1024 4096"       # valgrind runs out of segments past ~10,000 live ULTs
+PHASE_CG_ULT_NS="$PHASE_NS"               # ULTs measured under callgrind (all: see figure 1)
 ES_LIST="1 2"                            # figure 3; multi_es takes any E
 YIELD_NS="2 16 256 4096"                 # figure 4
 PTHREAD_NS="64 256"                      # figure 5
@@ -210,8 +210,12 @@ md "untimed round; $RUNS runs. ns per unit, median (min–max). Instructions: th
 md "inclusive count of the create and free phases (functions of their own,"
 md "no context switch inside) from the callgrind profile; join = total minus"
 md "the two (it includes the four clock reads per round, < 1 per unit at N ≥ 64)."
-md "ULTs under callgrind only up to N = 4096 (valgrind runs out of memory"
-md "segments past ~10,000 live ULTs, each stack being its own mapping)."
+md "Under valgrind only 1,024 stacks get a guard page (valgrind's table of"
+md "mappings is small); the others come from large-page slabs, 128 to a mapping."
+md "Past the ES and depot caches (N ≥ 16,384 here), guarded stacks go back to"
+md "the system at every free and are mapped again at every create: that is the"
+md "cliff in the wall times; the table under figure 2 shows it going away with"
+md "stack slabs (\`ABT_STACK_OVERFLOW_CHECK=none\`)."
 md
 md "| unit | N | REPS | create ns | join ns | free ns | total ns | create instr | join instr | free instr | total instr |"
 md "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -347,6 +351,28 @@ fig2_workload "\`yield 16\` (16 ULTs yield in turn)" yield \
     "16 $((SWITCHES / 16))" "16 250" "16 500" yield
 fig2_workload "\`yield_to\` (2 ULTs ping-pong)" switch \
     "$((SWITCHES / 2))" "2000" "4000" yield_to
+
+# Large pages act where the caches do not: past the per-ES stack caches,
+# stacks go back to the system and come again at every round, unless they
+# live in large-page slabs (stacks without a guard page). Wall time only:
+# instruction counts do not see page faults, system calls or TLB misses.
+md
+md "Large pages and stack slabs (\`ABT_MEM_LP_ALLOC\`, \`ABT_STACK_OVERFLOW_CHECK\`):"
+md "\`phases ult 65536 4\` (create 65,536 ULTs, join, free; per ULT), where"
+md "the stacks no longer fit the ES and depot caches. Wall time only."
+md
+md "| pages | stack guard pages | ns per ULT |"
+md "|---|---|---|"
+for lp in malloc mmap_hp_thp; do
+    for guard in mprotect none; do
+        BENCH_ENV="ABT_MEM_LP_ALLOC=$lp ABT_STACK_OVERFLOW_CHECK=$guard"
+        if ! outs=$(run_repeat "$RUNS" phases ult 65536 4); then
+            failed_row 3 "$outs" "$lp" "$guard"
+            continue
+        fi
+        md "| \`$lp\` | \`$guard\` | $(cell "$(msum ns_per_op "$outs")") |"
+    done
+done
 BENCH_ENV=
 plot fig2_steps "Figure 2: effect of each optimization" <<GP >&3
 set multiplot layout 1,2 title "Figure 2: fork_join ult priv 256, per ULT, one bar per step"

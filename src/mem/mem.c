@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 
 #include "bb_config.h"
 #include "bb_mem.h"
@@ -482,9 +483,10 @@ int bb_mem_init(void)
     depot.desc_size = (sizeof(bb_unit) + BB_CACHE_LINE - 1) & ~(size_t)(BB_CACHE_LINE - 1);
     /* A guarded stack costs two mappings (guard + stack). */
     depot.max_guarded = max_maps * BB_GUARD_MAP_SHARE_NUM / BB_GUARD_MAP_SHARE_DEN / 2;
-    /* valgrind tracks every mapping in a fixed table (VG_N_SEGMENTS, tens of
-     * thousands): there, guard pages must leave most of it to the stacks. */
-    if (bb_fiber_tools.valgrind && depot.max_guarded > BB_VALGRIND_MAX_GUARDED)
+    /* valgrind, whatever its tool, tracks every mapping in a fixed table
+     * (VG_N_SEGMENTS, tens of thousands): there, guard pages must leave most
+     * of it to the other stacks (slabs, with large pages: one entry per 128). */
+    if (RUNNING_ON_VALGRIND && depot.max_guarded > BB_VALGRIND_MAX_GUARDED)
         depot.max_guarded = BB_VALGRIND_MAX_GUARDED;
     depot.num_guarded = 0;
     return ABT_SUCCESS;
