@@ -99,12 +99,12 @@ int main(void)
     int n = BB_TEST_SIZE(1000, 300);
     static const struct {
         const char *value, *expect;
-    } modes[] = {{"malloc", "regular pages"},
-                 {"mmap_rp", "regular pages"},
+    } modes[] = {{"malloc", "malloc"},
+                 {"mmap_rp", "mmap_rp"},
                  {"thp", "thp"},
                  {"mmap_hp_rp", "mmap_hp_rp"},
                  {"mmap_hp_thp", "mmap_hp_thp"},
-                 {"no-such-mode", "mmap_hp_thp"}}; /* unknown: the default */
+                 {"no-such-mode", "mmap_rp"}}; /* unknown: the default */
     for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
         one_round(modes[m].value, "none", modes[m].expect, n);
         one_round(modes[m].value, "mprotect", modes[m].expect, n);

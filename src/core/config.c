@@ -72,7 +72,7 @@ static int read_large_pages(void)
     static const struct {
         const char *name;
         int mode;
-    } modes[] = {{"malloc", BB_LP_REGULAR},
+    } modes[] = {{"malloc", BB_LP_NONE},
                  {"mmap_rp", BB_LP_REGULAR},
                  {"thp", BB_LP_THP},
                  {"mmap_hp_rp", BB_LP_HUGETLB_OR_REGULAR},
@@ -81,7 +81,7 @@ static int read_large_pages(void)
     for (size_t i = 0; s && i < sizeof(modes) / sizeof(modes[0]); i++)
         if (strcasecmp(s, modes[i].name) == 0)
             return modes[i].mode;
-    return BB_LP_HUGETLB_OR_THP;
+    return BB_LP_REGULAR;
 }
 
 static size_t round_up(size_t v, size_t to)
@@ -162,16 +162,19 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         [BB_STACK_GUARD_STRICT] = "mprotect_strict (every stack, or creation fails)"};
     fprintf(out, "  ABT_STACK_OVERFLOW_CHECK: %s\n", guards[c->stack_guard]);
     static const char *const large[] = {
-        [BB_LP_REGULAR] = "regular pages",
-        [BB_LP_THP] = "thp (transparent huge pages)",
+        [BB_LP_NONE] = "malloc (no 2 MiB regions: small descriptor chunks, one mapping per stack)",
+        [BB_LP_REGULAR] = "mmap_rp (2 MiB regions of regular pages)",
+        [BB_LP_THP] = "thp (2 MiB regions of transparent huge pages)",
         [BB_LP_HUGETLB_OR_REGULAR] = "mmap_hp_rp (reserved huge pages, else regular pages)",
         [BB_LP_HUGETLB_OR_THP] = "mmap_hp_thp (reserved huge pages, else transparent ones)"};
-    static const char *const slab_use[] = {
+    static const char *const region_use[] = {
         [BB_STACK_GUARD_NONE] = "descriptors and stacks",
         [BB_STACK_GUARD_BEST] = "descriptors, and stacks past the guard-page budget",
         [BB_STACK_GUARD_STRICT] = "descriptors"};
-    fprintf(out, "  ABT_MEM_LP_ALLOC        : %s, for %s\n", large[c->large_pages],
-            c->large_pages == BB_LP_REGULAR ? "everything" : slab_use[c->stack_guard]);
+    fprintf(out, "  ABT_MEM_LP_ALLOC        : %s", large[c->large_pages]);
+    if (c->large_pages != BB_LP_NONE)
+        fprintf(out, ", for %s", region_use[c->stack_guard]);
+    fprintf(out, "\n");
     fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
     fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
             BB_IDLE_SPIN_NS / 1000);

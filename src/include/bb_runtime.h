@@ -24,10 +24,11 @@ enum bb_stack_guard {
 /* What backs descriptor chunks and stack slabs, in the terms of
  * ABT_MEM_LP_ALLOC (src/mem/large_pages.c). */
 enum bb_large_pages {
-    BB_LP_REGULAR,            /* "malloc", "mmap_rp" */
+    BB_LP_NONE,               /* "malloc": small chunks, one mapping per stack */
+    BB_LP_REGULAR,            /* "mmap_rp", the default: 2 MiB regions of regular pages */
     BB_LP_THP,                /* "thp" */
     BB_LP_HUGETLB_OR_REGULAR, /* "mmap_hp_rp" */
-    BB_LP_HUGETLB_OR_THP      /* "mmap_hp_thp", the default */
+    BB_LP_HUGETLB_OR_THP      /* "mmap_hp_thp" */
 };
 
 typedef struct {

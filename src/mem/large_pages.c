@@ -2,15 +2,20 @@
  * 2 MiB regions for the descriptor chunks and stack slabs of mem.c, backed
  * as ABT_MEM_LP_ALLOC asks:
  *
- *   mmap_hp_thp (default)  explicit huge pages (MAP_HUGETLB) when the system
- *                          has reserved some, transparent huge pages otherwise
- *   mmap_hp_rp             explicit huge pages, regular pages otherwise
- *   thp                    transparent huge pages (madvise; the kernel may
- *                          still give regular pages when none is free)
- *   malloc, mmap_rp        regular pages: mem.c then keeps its small chunks
+ *   mmap_rp (default)  regular pages
+ *   mmap_hp_thp        huge pages the system reserved (MAP_HUGETLB), else
+ *                      transparent huge pages
+ *   mmap_hp_rp         reserved huge pages, else regular pages
+ *   thp                transparent huge pages (madvise; the kernel may still
+ *                      give regular pages when it has no huge page free)
+ *   malloc             no regions: mem.c keeps small chunks from malloc and
+ *                      maps each stack on its own
  *
- * The choice is made at run time: a system with no reserved huge pages makes
- * the first MAP_HUGETLB fail, and later regions skip it.
+ * Huge pages are not the default: a huge page is resident as a whole, so
+ * stack slabs on huge pages cost a ULT its full 16 KiB of RSS instead of the
+ * pages it touches (README, "Performance"). The choice among huge pages is
+ * made at run time: a system with none reserved makes the first MAP_HUGETLB
+ * fail, and later regions skip it.
  */
 #include <stdint.h>
 #include <sys/mman.h>
@@ -55,7 +60,7 @@ static void *map_hugetlb(size_t len)
 
 bool bb_large_pages_on(void)
 {
-    return bb_rt.config.large_pages != BB_LP_REGULAR;
+    return bb_rt.config.large_pages != BB_LP_NONE;
 }
 
 void *bb_large_map(size_t len)

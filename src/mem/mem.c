@@ -128,26 +128,45 @@ static bool add_slab(void)
     return true;
 }
 
+/* A free slab stack is linked through its top, the page its ULT touched
+ * first: linking through the bottom would make a page resident that the
+ * ULT may never have needed. */
+static bb_free_item *slab_link(void *stack, size_t size)
+{
+    return (bb_free_item *)(void *)((char *)stack + size - sizeof(bb_free_item));
+}
+
+static void *slab_stack_of(bb_free_item *link, size_t size)
+{
+    return (char *)link + sizeof(bb_free_item) - size;
+}
+
 static int carve_slab_stack(size_t size, void **stack, uint32_t *flags)
 {
+    void *s = NULL;
     pthread_mutex_lock(&depot.lock);
-    bb_free_item *item = list_pop(&depot.slab_free.head, &depot.slab_free.count);
-    if (!item && (depot.carve_end - depot.carve_next >= (ptrdiff_t)size || add_slab())) {
-        item = (bb_free_item *)(void *)depot.carve_next;
+    bb_free_item *link = list_pop(&depot.slab_free.head, &depot.slab_free.count);
+    if (link) {
+        s = slab_stack_of(link, size);
+    } else if (depot.carve_end - depot.carve_next >= (ptrdiff_t)size || add_slab()) {
+        s = depot.carve_next;
         depot.carve_next += size;
     }
     pthread_mutex_unlock(&depot.lock);
-    if (!item)
+    if (!s)
         return ABT_ERR_MEM;
-    *stack = item;
+    *stack = s;
     *flags = BB_UNIT_SLAB_STACK;
     return ABT_SUCCESS;
 }
 
-static void return_slab_stack(void *stack)
+/* Only default-size stacks come from slabs (fits_slab). */
+static void return_slab_stack(void *stack, size_t size)
 {
+    /* AddressSanitizer may still mark the frames its ULT left there. */
+    bb_sanitizer_fresh_stack(slab_link(stack, size), sizeof(bb_free_item));
     pthread_mutex_lock(&depot.lock);
-    list_push(&depot.slab_free.head, &depot.slab_free.count, stack);
+    list_push(&depot.slab_free.head, &depot.slab_free.count, slab_link(stack, size));
     pthread_mutex_unlock(&depot.lock);
 }
 
@@ -195,7 +214,7 @@ static int map_stack(size_t size, void **stack, uint32_t *flags)
 static void unmap_stack(void *stack, size_t size, uint32_t flags)
 {
     if (flags & BB_UNIT_SLAB_STACK) {
-        return_slab_stack(stack);
+        return_slab_stack(stack, size);
         return;
     }
     size_t guard = (flags & BB_UNIT_GUARDED_STACK) ? depot.page_size : 0;

@@ -448,9 +448,11 @@ static inline bb_pool *direct_yield_pool(bb_xstream *es, bb_unit *self)
  * request to serve. */
 static inline bool can_run_directly(bb_unit *next, bb_pool *pool)
 {
+    /* `switching` is acquired: it pairs with the release of the ES that
+     * saved `next` (publish_saved), whose context and fields we use next. */
     return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
            bb_load_relaxed(&next->pool) == pool &&
-           bb_load_relaxed(&next->requests) == 0 && bb_load_relaxed(&next->switching) == 0;
+           bb_load_relaxed(&next->requests) == 0 && bb_load_acquire(&next->switching) == 0;
 }
 
 /* `self` goes to the tail of its pool (a private FIFO of `es`) and `next`,
