@@ -53,9 +53,10 @@ struct bb_sched {
                                   the direct yield of hotpath.c count them */
     bb_pool *direct_pool;      /* its first pool, if the loop is a predefined one that runs
                                   the head of its first non-empty pool and that pool is a
-                                  private FIFO or a user pool: a ULT of it may yield
-                                  straight to what the pool gives next (hotpath.c); NULL
-                                  otherwise */
+                                  private FIFO: a ULT of it may yield straight to its head
+                                  (hotpath.c); NULL otherwise */
+    bb_pool *direct_user_pool; /* the same for a first pool that is a user pool: a ULT of
+                                  it may yield straight to what the pool's pop gives */
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */

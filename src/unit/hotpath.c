@@ -430,18 +430,13 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 
 /* ---- yield ------------------------------------------------------------------- */
 
-/* The pool a direct yield of `self` on `es` works on, or NULL when the
- * scheduler must decide (see the top of the file). */
-static inline bb_pool *direct_yield_pool(bb_xstream *es, bb_unit *self)
+/* Whether `self`, run by `s`, may yield straight through `pool`, one of
+ * the scheduler's direct pools (see the top of the file and bb_sched.h):
+ * not when the scheduler's events are due, for then it must run. */
+static inline bool may_yield_through(bb_sched *s, bb_unit *self, bb_pool *pool)
 {
-    bb_sched *s = es->running_sched;
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || !s)
-        return NULL;
-    bb_pool *pool = s->direct_pool;
-    if (!pool || self->pool != pool || self->parent != s->unit ||
-        bb_load_relaxed(&self->requests) != 0)
-        return NULL;
-    return pool;
+    return pool && self->pool == pool && self->parent == s->unit &&
+           bb_load_relaxed(&self->requests) == 0 && s->rounds + 1 < (unsigned)s->event_freq;
 }
 
 /* `next`, a ULT of `pool` that the scheduler would run now, without a
@@ -506,10 +501,16 @@ static __attribute__((noinline)) void hand_to_scheduler(bb_xstream *es, bb_unit 
  * what runs next (a priority pool may give back `self` itself). Until its
  * context is saved, `self` is marked `switching`, since another ES may pop
  * it from a shared pool at once. A ULT the pool picks runs directly; a
- * tasklet, a unit with a request, or nothing goes to the scheduler. */
-static __attribute__((noinline)) void yield_through_user_pool(bb_xstream *es, bb_unit *self,
-                                                              bb_pool *pool)
+ * tasklet, a unit with a request, or nothing goes to the scheduler. Out of
+ * line, apart from the built-in pools' shortcut. Returns whether the yield
+ * is done. */
+static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb_sched *s,
+                                                              bb_unit *self)
 {
+    bb_pool *pool = s->direct_user_pool;
+    if (!may_yield_through(s, self, pool))
+        return false;
+    s->rounds++;
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
@@ -517,7 +518,7 @@ static __attribute__((noinline)) void yield_through_user_pool(bb_xstream *es, bb
     if (next == self) {
         bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
         bb_store_relaxed(&self->switching, 0u);
-        return;
+        return true;
     }
     if (next && can_run_directly(next, pool)) {
         next->parent = self->parent;
@@ -525,25 +526,23 @@ static __attribute__((noinline)) void yield_through_user_pool(bb_xstream *es, bb
         bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
         bb_store_relaxed(&es->current, next);
         bb_switch(self, next, publish_saved, self);
-        return;
+        return true;
     }
     hand_to_scheduler(es, self, next, pool);
+    return true;
 }
 
 /* Returns whether the yield is done. */
 static bool yield_directly(bb_xstream *es, bb_unit *self)
 {
-    bb_pool *pool = direct_yield_pool(es, self);
-    if (!pool)
-        return false;
     bb_sched *s = es->running_sched;
-    if (s->rounds + 1 >= (unsigned)s->event_freq)
-        return false; /* the scheduler's events are due: let it run */
-    if (pool->user) {
-        s->rounds++;
-        yield_through_user_pool(es, self, pool);
-        return true;
-    }
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || !s)
+        return false;
+    bb_pool *pool = s->direct_pool;
+    if (!pool) /* a test may_yield_through makes anyway */
+        return yield_through_user_pool(es, s, self);
+    if (!may_yield_through(s, self, pool))
+        return false;
     bb_unit *next = pool->head;
     if (next && !can_run_directly(next, pool))
         return false;
