@@ -211,11 +211,9 @@ md "inclusive count of the create and free phases (functions of their own,"
 md "no context switch inside) from the callgrind profile; join = total minus"
 md "the two (it includes the four clock reads per round, < 1 per unit at N ≥ 64)."
 md "Under valgrind only 1,024 stacks get a guard page (valgrind's table of"
-md "mappings is small); the others come from large-page slabs, 128 to a mapping."
-md "Past the ES and depot caches (N ≥ 16,384 here), guarded stacks go back to"
-md "the system at every free and are mapped again at every create: that is the"
-md "cliff in the wall times; the table under figure 2 shows it going away with"
-md "stack slabs (\`ABT_STACK_OVERFLOW_CHECK=none\`)."
+md "mappings is small); the others come from 2 MiB slabs, 128 to a mapping."
+md "Past N ≈ 16,000 stacks have no guard page (the kernel's mapping budget)"
+md "and come from slabs too."
 md
 md "| unit | N | REPS | create ns | join ns | free ns | total ns | create instr | join instr | free instr | total instr |"
 md "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -357,13 +355,16 @@ fig2_workload "\`yield_to\` (2 ULTs ping-pong)" switch \
 # live in large-page slabs (stacks without a guard page). Wall time only:
 # instruction counts do not see page faults, system calls or TLB misses.
 md
-md "Large pages and stack slabs (\`ABT_MEM_LP_ALLOC\`, \`ABT_STACK_OVERFLOW_CHECK\`):"
+md "Memory regions and large pages (\`ABT_MEM_LP_ALLOC\`, \`ABT_STACK_OVERFLOW_CHECK\`):"
 md "\`phases ult 65536 4\` (create 65,536 ULTs, join, free; per ULT), where"
-md "the stacks no longer fit the ES and depot caches. Wall time only."
+md "most stacks have no guard page. \`malloc\`: one mapping per stack, as"
+md "before slabs; \`mmap_rp\` (default): 2 MiB slabs of regular pages;"
+md "\`thp\`: slabs on transparent huge pages. Wall time only: instruction"
+md "counts see neither system calls, page faults nor TLB misses."
 md
 md "| pages | stack guard pages | ns per ULT |"
 md "|---|---|---|"
-for lp in malloc mmap_hp_thp; do
+for lp in malloc mmap_rp thp; do
     for guard in mprotect none; do
         BENCH_ENV="ABT_MEM_LP_ALLOC=$lp ABT_STACK_OVERFLOW_CHECK=$guard"
         if ! outs=$(run_repeat "$RUNS" phases ult 65536 4); then

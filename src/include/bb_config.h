@@ -27,10 +27,6 @@
 #define BB_DEFAULT_MEM_MAX_NUM_STACKS 1024
 #define BB_DEFAULT_MEM_MAX_NUM_DESCS 4096
 
-/* The global depot holds at most this many times the per-ES limit; anything
- * beyond goes back to the operating system. */
-#define BB_DEPOT_FACTOR 4
-
 /* How many scheduling iterations pass between two checks of an ES's events
  * (stop requests) by the basic scheduler: ABT_sched_basic_freq. */
 #define BB_DEFAULT_SCHED_EVENT_FREQ 50

@@ -7,8 +7,10 @@
  * external thread) simply goes to that ES's cache: memory is not tied to the
  * ES that made it. Caches are bounded: past the limit, half of a cache moves
  * in one batch to a global depot (one lock per batch), from which an ES with
- * an empty cache refills; past the depot's own limit memory returns to the
- * operating system. External threads use the depot directly.
+ * an empty cache refills. The depot keeps what it gets until ABT_finalize:
+ * memory that was all in use at once before, so bounded by the peak (an ES
+ * that ends gives its own cache back to the system). External threads use
+ * the depot directly.
  *
  * Stacks come from mmap with a guard page below them while the process has
  * mappings to spare (see bb_config.h); a stack that overflows into its guard

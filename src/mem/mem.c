@@ -230,34 +230,28 @@ static void unmap_cached_stack(bb_free_item *item)
 
 /* ---- the depot ----------------------------------------------------------- */
 
-static uint32_t depot_limit(uint32_t per_es_limit)
+/* Move `n` items of a cache into the depot. The depot has no bound: what
+ * it holds was in use at once before (guarded stacks are bounded by the
+ * guard budget, slab stacks live in their slabs anyway), and a creator that
+ * refills from it never maps afresh what another ES just freed. */
+static void move_to_depot(bb_free_item **head, uint32_t *count, uint32_t n, free_list *to)
 {
-    return per_es_limit * BB_DEPOT_FACTOR;
-}
-
-/* Move `n` items of a cache into the depot; what the depot cannot hold is
- * returned to the system by `release`. */
-static void move_to_depot(bb_free_item **head, uint32_t *count, uint32_t n, free_list *to,
-                          uint32_t limit, void (*release)(bb_free_item *))
-{
-    bb_free_item *excess = NULL;
-    uint32_t num_excess = 0;
-
     pthread_mutex_lock(&depot.lock);
-    uint32_t room = to->count < depot_limit(limit) ? depot_limit(limit) - to->count : 0;
-    uint32_t kept = n < room ? n : room;
-    list_move(head, count, &to->head, &to->count, kept);
+    list_move(head, count, &to->head, &to->count, n);
     pthread_mutex_unlock(&depot.lock);
-    list_move(head, count, &excess, &num_excess, n - kept);
-    while (excess)
-        release(list_pop(&excess, &num_excess));
 }
 
 /* Take half of a full cache into the depot. */
-static void spill(bb_free_item **head, uint32_t *count, free_list *to, uint32_t limit,
-                  void (*release)(bb_free_item *))
+static void spill(bb_free_item **head, uint32_t *count, free_list *to)
 {
-    move_to_depot(head, count, *count / 2, to, limit, release);
+    move_to_depot(head, count, *count / 2, to);
+}
+
+static void push_to_depot(free_list *to, bb_free_item *item)
+{
+    pthread_mutex_lock(&depot.lock);
+    list_push(&to->head, &to->count, item);
+    pthread_mutex_unlock(&depot.lock);
 }
 
 static void refill(bb_free_item **head, uint32_t *count, free_list *from, uint32_t limit)
@@ -370,10 +364,9 @@ bb_unit *bb_mem_desc_alloc_slow(bb_mem_cache *cache)
 void bb_mem_desc_free_slow(bb_mem_cache *cache, bb_unit *u)
 {
     bb_free_item *item = (bb_free_item *)u;
-    uint32_t limit = bb_rt.config.mem_max_descs;
     if (cache) {
         list_push(&cache->descs, &cache->num_descs, item);
-        spill(&cache->descs, &cache->num_descs, &depot.descs, limit, free_desc_item);
+        spill(&cache->descs, &cache->num_descs, &depot.descs);
         return;
     }
     free_desc_item(item);
@@ -416,22 +409,14 @@ void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t f
         return;
     }
     bb_free_item *item = stack;
-    uint32_t limit = bb_rt.config.mem_max_stacks;
     item->flags = flags & (BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK);
     if (cache) {
         list_push(&cache->stacks, &cache->num_stacks, item);
-        if (cache->num_stacks > limit)
-            spill(&cache->stacks, &cache->num_stacks, &depot.stacks, limit,
-                  unmap_cached_stack);
+        if (cache->num_stacks > bb_rt.config.mem_max_stacks)
+            spill(&cache->stacks, &cache->num_stacks, &depot.stacks);
         return;
     }
-    pthread_mutex_lock(&depot.lock);
-    bool keep = depot.stacks.count < depot_limit(limit);
-    if (keep)
-        list_push(&depot.stacks.head, &depot.stacks.count, item);
-    pthread_mutex_unlock(&depot.lock);
-    if (!keep)
-        unmap_cached_stack(item);
+    push_to_depot(&depot.stacks, item);
 }
 
 /* ---- descriptors with their stack ------------------------------------------ */
@@ -478,19 +463,12 @@ bb_unit *bb_mem_ult_alloc_slow(bb_mem_cache *cache)
 void bb_mem_ult_free_slow(bb_mem_cache *cache, bb_unit *u)
 {
     bb_free_item *item = (bb_free_item *)u;
-    uint32_t limit = bb_rt.config.mem_max_stacks;
     if (cache) {
         list_push(&cache->ults, &cache->num_ults, item);
-        spill(&cache->ults, &cache->num_ults, &depot.ults, limit, release_ult_item);
+        spill(&cache->ults, &cache->num_ults, &depot.ults);
         return;
     }
-    pthread_mutex_lock(&depot.lock);
-    bool keep = depot.ults.count < depot_limit(limit);
-    if (keep)
-        list_push(&depot.ults.head, &depot.ults.count, item);
-    pthread_mutex_unlock(&depot.lock);
-    if (!keep)
-        release_ult_item(item);
+    push_to_depot(&depot.ults, item);
 }
 
 /* ---- set-up and tear-down ------------------------------------------------ */
@@ -517,10 +495,9 @@ int bb_mem_init(void)
  * the other ES hoards the free ones. */
 void bb_mem_cache_lend(bb_mem_cache *cache)
 {
-    uint32_t limit = bb_rt.config.mem_max_stacks;
     if (cache->num_ults > BB_IDLE_CACHE_KEEP)
         move_to_depot(&cache->ults, &cache->num_ults, cache->num_ults - BB_IDLE_CACHE_KEEP,
-                      &depot.ults, limit, release_ult_item);
+                      &depot.ults);
 }
 
 void bb_mem_cache_flush(bb_mem_cache *cache)
