@@ -14,7 +14,8 @@
  *
  * Stacks come from mmap with a guard page below them while the process has
  * mappings to spare (see bb_config.h); a stack that overflows into its guard
- * page faults instead of corrupting its neighbour.
+ * page faults instead of corrupting its neighbour. Default-size stacks
+ * without a guard page are carved from 2 MiB slabs (mem.c, "stack slabs").
  */
 #ifndef BB_MEM_H
 #define BB_MEM_H
