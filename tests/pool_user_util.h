@@ -5,6 +5,8 @@
  *   up_new_def(full)      a new-style ABT_pool_user_def (full: every optional
  *                         callback set; else only the five mandatory ones)
  *   up_legacy_def(...)    a legacy struct ABT_pool_def
+ *   up_new_pool_with(...) a new-style pool whose create-unit and pop
+ *                         callbacks the test supplies
  *
  * A pool's state (up_state) is found with ABT_pool_get_data. Its init
  * callback takes the state from the config (key UP_CFG_STATE, a pointer), so
@@ -147,6 +149,15 @@ static inline int up_list_remove(up_state *s, up_unit *u)
 }
 
 /* Sleep on s->cond until the list has a unit or the realtime deadline passes. */
+/* The newest unit (LIFO order) or NULL; under s->lock. */
+static inline up_unit *up_list_pop_tail(up_state *s)
+{
+    up_unit *u = s->tail;
+    if (u)
+        up_list_remove(s, u);
+    return u;
+}
+
 static inline up_unit *up_list_pop_until(up_state *s, double abstime)
 {
     struct timespec ts;
@@ -338,6 +349,24 @@ static inline ABT_pool_user_def up_new_def(int full)
         CHECK_OK(ABT_pool_user_def_set_print_all(def, up_print_all));
     }
     return def;
+}
+
+/* A new-style pool with this file's callbacks, init, free and get_size,
+ * but `create_unit` and `pop` of the caller's (NULL: this file's), so that
+ * every pop goes through `pop`; its state comes with `cfg` (up_config). */
+static inline ABT_pool up_new_pool_with(ABT_pool_user_create_unit_fn create_unit,
+                                        ABT_pool_user_pop_fn pop, ABT_pool_config cfg)
+{
+    ABT_pool pool = ABT_POOL_NULL;
+    ABT_pool_user_def d = ABT_POOL_USER_DEF_NULL;
+    CHECK_OK(ABT_pool_user_def_create(create_unit ? create_unit : up_create_unit, up_free_unit,
+                                      up_is_empty, pop ? pop : up_pop, up_push, &d));
+    CHECK_OK(ABT_pool_user_def_set_init(d, up_init));
+    CHECK_OK(ABT_pool_user_def_set_free(d, up_free));
+    CHECK_OK(ABT_pool_user_def_set_get_size(d, up_get_size));
+    CHECK_OK(ABT_pool_create(d, cfg, &pool));
+    CHECK_OK(ABT_pool_user_def_free(&d));
+    return pool;
 }
 
 /* A config that hands `s` to up_init (and, if automatic >= 0, sets

@@ -71,14 +71,7 @@ static ABT_pool make_pool(void)
         d.u_create_from_thread = flaky_l_create;
         CHECK_OK(ABT_pool_create(&d, cfg, &pool));
     } else {
-        ABT_pool_user_def d = ABT_POOL_USER_DEF_NULL;
-        CHECK_OK(ABT_pool_user_def_create(flaky_create_unit, up_free_unit, up_is_empty, up_pop,
-                                          up_push, &d));
-        CHECK_OK(ABT_pool_user_def_set_init(d, up_init));
-        CHECK_OK(ABT_pool_user_def_set_free(d, up_free));
-        CHECK_OK(ABT_pool_user_def_set_get_size(d, up_get_size));
-        CHECK_OK(ABT_pool_create(d, cfg, &pool));
-        CHECK_OK(ABT_pool_user_def_free(&d));
+        pool = up_new_pool_with(flaky_create_unit, NULL, cfg);
     }
     CHECK_OK(ABT_pool_config_free(&cfg));
     return pool;

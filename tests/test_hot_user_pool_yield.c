@@ -62,21 +62,13 @@ static int take_decline(void)
     return 0;
 }
 
-static up_unit *list_pop_tail(up_state *s)
-{
-    up_unit *u = s->tail;
-    if (u)
-        up_list_remove(s, u);
-    return u;
-}
-
 static up_unit *y_pop_unit(ABT_pool pool)
 {
     if (take_decline())
         return NULL;
     up_state *s = up_state_of(pool);
     pthread_mutex_lock(&s->lock);
-    up_unit *u = pop_kind == POP_LIFO ? list_pop_tail(s) : up_list_pop(s);
+    up_unit *u = pop_kind == POP_LIFO ? up_list_pop_tail(s) : up_list_pop(s);
     pthread_mutex_unlock(&s->lock);
     atomic_fetch_add(&s->n_pop, 1);
     return u;
@@ -107,14 +99,7 @@ static ABT_pool make_pool(int kind, ABT_pool_access legacy_access)
     up_state_init(&st);
     ABT_pool_config cfg = up_config(&st, -1);
     if (iface == 0) {
-        ABT_pool_user_def d = ABT_POOL_USER_DEF_NULL;
-        CHECK_OK(ABT_pool_user_def_create(up_create_unit, up_free_unit, up_is_empty, y_pop,
-                                          up_push, &d));
-        CHECK_OK(ABT_pool_user_def_set_init(d, up_init));
-        CHECK_OK(ABT_pool_user_def_set_free(d, up_free));
-        CHECK_OK(ABT_pool_user_def_set_get_size(d, up_get_size));
-        CHECK_OK(ABT_pool_create(d, cfg, &pool));
-        CHECK_OK(ABT_pool_user_def_free(&d));
+        pool = up_new_pool_with(NULL, y_pop, cfg);
     } else {
         ABT_pool_def d = up_legacy_def(legacy_access, iface == 2);
         d.p_pop = y_l_pop;

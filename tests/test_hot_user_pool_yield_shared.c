@@ -25,19 +25,11 @@
 enum { POP_FIFO, POP_LIFO };
 static int pop_kind;
 
-static up_unit *list_pop_tail(up_state *s)
-{
-    up_unit *u = s->tail;
-    if (u)
-        up_list_remove(s, u);
-    return u;
-}
-
 static up_unit *pop_unit(ABT_pool pool)
 {
     up_state *s = up_state_of(pool);
     pthread_mutex_lock(&s->lock);
-    up_unit *u = pop_kind == POP_LIFO ? list_pop_tail(s) : up_list_pop(s);
+    up_unit *u = pop_kind == POP_LIFO ? up_list_pop_tail(s) : up_list_pop(s);
     pthread_mutex_unlock(&s->lock);
     return u;
 }
@@ -66,14 +58,7 @@ static ABT_pool make_pool(int iface, int kind)
     up_state_init(&st);
     ABT_pool_config cfg = up_config(&st, 0);
     if (iface == 0) {
-        ABT_pool_user_def d = ABT_POOL_USER_DEF_NULL;
-        CHECK_OK(ABT_pool_user_def_create(up_create_unit, up_free_unit, up_is_empty, s_pop,
-                                          up_push, &d));
-        CHECK_OK(ABT_pool_user_def_set_init(d, up_init));
-        CHECK_OK(ABT_pool_user_def_set_free(d, up_free));
-        CHECK_OK(ABT_pool_user_def_set_get_size(d, up_get_size));
-        CHECK_OK(ABT_pool_create(d, cfg, &pool));
-        CHECK_OK(ABT_pool_user_def_free(&d));
+        pool = up_new_pool_with(NULL, s_pop, cfg);
     } else {
         ABT_pool_def d = up_legacy_def(ABT_POOL_ACCESS_MPMC, iface == 2);
         d.p_pop = s_l_pop;
