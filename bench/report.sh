@@ -41,7 +41,6 @@ STEPS=(
 
 # ---- Parameters ------------------------------------------------------------
 PHASE_NS="64 256 1024 4096 16384 65536" # figure 1
-PHASE_CG_ULT_NS="$PHASE_NS"               # ULTs measured under callgrind (all: see figure 1)
 ES_LIST="1 2"                            # figure 3; multi_es takes any E
 YIELD_NS="2 16 256 4096"                 # figure 4
 PTHREAD_NS="64 256"                      # figure 5
@@ -231,7 +230,7 @@ for kind in ult task; do
         printf '%s\t%s\t%s\t%s\t%s\n' "$n" "${c// /$'\t'}" "${j// /$'\t'}" "${f// /$'\t'}" \
             "${t// /$'\t'}" >>"$data/phases_$kind.tsv"
         ci=– ji=– fi_=– ti=–
-        if [ "$have_cg" = 1 ] && { [ $kind = task ] || [[ " $PHASE_CG_ULT_NS " == *" $n "* ]]; }; then
+        if [ "$have_cg" = 1 ]; then
             small=$(max 2 $((4096 / n)))
             if ti=$(cg_per_op "$kind $n $small" "$kind $n $((2 * small))" phases); then
                 d=$((n * small)) # ops(big) - ops(small)

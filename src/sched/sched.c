@@ -68,10 +68,13 @@ int bb_sched_create(const bb_sched_spec *spec, bb_sched **out)
     s->automatic = spec->automatic;
     s->event_freq = spec->event_freq;
     bool in_order = s->run == bb_sched_basic_run || s->run == bb_sched_basic_wait_run;
-    if (in_order && s->num_pools > 0 && bb_pool_can(s->pools[0], BB_POOL_PRIVATE_FIFO))
-        s->direct_pool = s->pools[0];
-    if (in_order && s->num_pools > 0 && s->pools[0]->user)
-        s->direct_user_pool = s->pools[0];
+    if (in_order && s->num_pools > 0) {
+        bb_pool *first = s->pools[0];
+        if (bb_pool_can(first, BB_POOL_PRIVATE_FIFO))
+            s->direct_pool = first;
+        else if (first->user)
+            s->direct_user_pool = first;
+    }
     s->used = BB_SCHED_UNUSED;
     s->random = (uintptr_t)s | 1; /* any non-zero seed */
     *out = s;
