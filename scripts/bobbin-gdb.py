@@ -74,7 +74,8 @@ UC_GREG_INDEX = {"r12": 4, "r13": 5, "r14": 6, "r15": 7, "rbp": 10, "rbx": 11,
 
 # Where a ULT's stack begins (function, file it is defined in): nothing
 # older is a real frame, only whatever lies above the top of the stack.
-STACK_BOTTOMS = (("bb_ctx_start", "ctx_sysv.S"), ("bb_ctx_trampoline", "ctx_sysv.S"),
+STACK_BOTTOMS = (("bb_ctx_start", "ctx_sysv.S"), ("bb_ctx_call", "ctx_sysv.S"),
+                 ("bb_ctx_exit_start", "ctx_sysv.S"), ("bb_ctx_trampoline", "ctx_sysv.S"),
                  ("trampoline", "ctx_ucontext.c"))
 
 MAX_FRAMES = 200
@@ -280,8 +281,9 @@ def has_started(u):
     ctx = int(u.value["ctx"])
     if ctx == 0:
         # none yet; but the primary ULT and a scheduler on its OS thread's
-        # stack have no stack of their own and are always running
-        return int(u.value["stack"]) == 0
+        # stack have no stack of their own and are always running (a ULT
+        # with a lazy stack has none until its first run)
+        return int(u.value["stack"]) == 0 and (u.flags & (FLAG_PRIMARY | FLAG_SCHED)) != 0
     try:
         return not is_function_start(saved_registers(ctx)["rip"])
     except (gdb.error, BobbinError):

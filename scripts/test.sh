@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Build bobbin and run the whole test suite (ctest, 2 jobs per core).
+# Build bobbin and run the whole test suite (ctest, 2 jobs per core), once
+# per threading technique (ABT_THREAD_TECHNIQUE, src/unit/technique.c):
+# TECHNIQUES="roc full-l" picks some; by default, all of them.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 . "$ROOT/scripts/lib.sh"
 ensure_packages cc:gcc cmake:cmake make:make valgrind:valgrind gdb:gdb
 BUILD="${BUILD_DIR:-$ROOT/build}"
 build_into "$BUILD" ${CMAKE_ARGS:-}
-ctest --test-dir "$BUILD" -j"$(( $(nproc) * 2 ))" --output-on-failure
+for technique in ${TECHNIQUES:-full full-l roc roc-l}; do
+    echo "== the suite with ABT_THREAD_TECHNIQUE=$technique =="
+    ABT_THREAD_TECHNIQUE=$technique ctest --test-dir "$BUILD" -j"$(( $(nproc) * 2 ))" \
+        --output-on-failure
+done

@@ -56,8 +56,10 @@ int main(int argc, char **argv)
     CHECK(inside(&pd));
     void *addr = NULL;
     size = 0;
-    CHECK_OK(ABT_thread_get_stack(t, &addr, &size)); /* same answer from outside */
-    CHECK(addr == pd.addr);
+    CHECK_OK(ABT_thread_get_stack(t, &addr, &size)); /* same answer from outside ... */
+    ABT_bool lazy = ABT_FALSE;
+    CHECK_OK(ABT_info_query_config(ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC, &lazy));
+    CHECK(addr == (lazy ? NULL : pd.addr)); /* ... unless it gave its stack back as it ended */
     CHECK_EQ(size, 16384);
     CHECK_OK(ABT_thread_free(&t));
 

@@ -15,6 +15,7 @@
 
 #include "bb_config.h"
 #include "bb_runtime.h"
+#include "bb_technique.h"
 
 static const char *lookup(const char *name)
 {
@@ -84,6 +85,16 @@ static int read_large_pages(void)
     return BB_LP_REGULAR;
 }
 
+static int read_technique(void)
+{
+    const char *s = lookup("THREAD_TECHNIQUE");
+    int t = s ? bb_technique_of_name(s) : -1;
+    if (s && t < 0)
+        fprintf(stderr, "bobbin: ABT_THREAD_TECHNIQUE=%s is not a technique; using %s\n", s,
+                bb_technique_name(BB_TECH_FULL));
+    return t < 0 ? BB_TECH_FULL : t;
+}
+
 static size_t round_up(size_t v, size_t to)
 {
     return (v + to - 1) / to * to;
@@ -133,7 +144,9 @@ void bb_config_read_env(bb_config_t *c)
     c->print_raw_stack = read_bool("PRINT_RAW_STACK", true);
     c->shortcuts = (read_bool("OPT_FAST_CREATE_FREE", true) ? BB_SHORTCUT_CREATE_FREE : 0) |
                    (read_bool("OPT_JOIN_BYPASS", true) ? BB_SHORTCUT_BYPASS : 0) |
-                   (read_bool("OPT_DIRECT_YIELD", true) ? BB_SHORTCUT_YIELD : 0);
+                   (read_bool("OPT_DIRECT_YIELD", true) ? BB_SHORTCUT_YIELD : 0) |
+                   BB_SHORTCUT_RETURN;
+    c->technique = read_technique();
     read_cpus(c);
 }
 
@@ -181,6 +194,9 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  ABT_OPT_FAST_CREATE_FREE: %s\n", c->shortcuts & BB_SHORTCUT_CREATE_FREE ? "yes" : "no");
     fprintf(out, "  ABT_OPT_JOIN_BYPASS     : %s\n", c->shortcuts & BB_SHORTCUT_BYPASS ? "yes" : "no");
     fprintf(out, "  ABT_OPT_DIRECT_YIELD    : %s\n", c->shortcuts & BB_SHORTCUT_YIELD ? "yes" : "no");
+    fprintf(out, "  ABT_THREAD_TECHNIQUE    : ");
+    bb_technique_print(c->technique, out);
+    fprintf(out, "\n");
     fprintf(out, "  cancel, migration       : yes, yes\n");
     fprintf(out, "  stack unwinding, tools  : no, yes\n");
 }

@@ -123,6 +123,33 @@ static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
         bb_mem_ult_free_slow(cache, u);
 }
 
+/* Default-size stacks on their own (given to ULTs at their first run, see
+ * bb_technique.h): the caller's cache, inline. bb_mem_stack_alloc and
+ * bb_mem_stack_free do the rest. */
+static inline void *bb_mem_stack_cache_pop(bb_mem_cache *cache, uint32_t *flags)
+{
+    bb_free_item *item = cache->stacks;
+    if (item) {
+        cache->stacks = item->next;
+        bb_store_relaxed(&cache->num_stacks, cache->num_stacks - 1);
+        *flags = item->flags;
+    }
+    return item;
+}
+
+/* Returns false, keeping nothing, if the cache is full. */
+static inline bool bb_mem_stack_cache_push(bb_mem_cache *cache, void *stack, uint32_t flags)
+{
+    if (cache->num_stacks >= cache->max_ults)
+        return false;
+    bb_free_item *item = stack;
+    item->next = cache->stacks;
+    item->flags = flags;
+    cache->stacks = item;
+    bb_store_relaxed(&cache->num_stacks, cache->num_stacks + 1);
+    return true;
+}
+
 /* ---- large pages (large_pages.c) ----
  * Descriptor chunks, and the stacks of ULTs without a guard page, come in
  * regions of BB_LARGE_PAGE bytes backed by huge pages when

@@ -43,6 +43,7 @@ typedef struct {
     int large_pages;           /* ABT_MEM_LP_ALLOC: a bb_large_pages */
     bool print_raw_stack;      /* ABT_PRINT_RAW_STACK: stack dumps include a hex dump */
     uint32_t shortcuts;        /* bb_shortcut bits enabled by ABT_OPT_* (all by default) */
+    int technique;             /* ABT_THREAD_TECHNIQUE: a bb_technique (bb_technique.h) */
     int num_cpus;              /* CPUs this process may run on */
     int *cpus;                 /* their ids, in order */
 } bb_config_t;
@@ -74,7 +75,9 @@ static inline bool bb_is_up(void)
 enum bb_shortcut {
     BB_SHORTCUT_CREATE_FREE = 1u << 0, /* ABT_OPT_FAST_CREATE_FREE: create and free inline */
     BB_SHORTCUT_BYPASS = 1u << 1, /* ABT_OPT_JOIN_BYPASS: a joiner runs a ready joinee itself */
-    BB_SHORTCUT_YIELD = 1u << 2   /* ABT_OPT_DIRECT_YIELD: yield switches to the next ULT */
+    BB_SHORTCUT_YIELD = 1u << 2,  /* ABT_OPT_DIRECT_YIELD: yield switches to the next ULT */
+    BB_SHORTCUT_RETURN = 1u << 3  /* a ULT may end by a return (bb_technique.h, RETURN); not
+                                     an option: off only while a tool watches switches */
 };
 
 /* The shortcuts usable now: none before ABT_init and after ABT_finalize, and

@@ -8,8 +8,11 @@
 #define BB_SWITCH_H
 
 #include "bb_ctx.h"
+#include "bb_runtime.h"
 #include "bb_sanitizer.h"
+#include "bb_technique.h"
 #include "bb_unit.h"
+#include "bb_xstream.h"
 
 void bb_fibers_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg);
 __attribute__((noreturn)) void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx_fn fn,
@@ -22,12 +25,59 @@ void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg);
 
 /* First code of every ULT, on its own stack (switch.c): func(arg), then exit. */
 __attribute__((noreturn)) void bb_ult_start(void *arg);
+/* The same for a ULT whose parent called it (bb_ult_begin): returns to the
+ * parent if it did not deviate. */
+void bb_ult_called(void *arg);
+
+/* A ULT with a lazy stack gets one from the caller's ES before its first
+ * run (switch.c). */
+void bb_ult_lend_stack(bb_unit *u);
+
+static inline void bb_ult_ensure_stack(bb_unit *u)
+{
+    if (!u->stack)
+        bb_ult_lend_stack(u);
+}
+
+/* The same on the caller's ES `es`, with its cache's common case inline. */
+static inline void bb_ult_ensure_stack_on(bb_xstream *es, bb_unit *u)
+{
+    if (__builtin_expect(u->stack != NULL, 1))
+        return;
+    bb_mem_cache *c = &es->cache;
+    uint32_t flags;
+    void *stack = bb_mem_stack_cache_pop(c, &flags);
+    if (!stack) {
+        bb_ult_lend_stack(u);
+        return;
+    }
+    u->stack = stack;
+    u->lent_stack = flags;
+}
+
+/* The lent stack goes back to the caller's ES as the ULT ends (from the
+ * next context: nothing runs on it any more; unit.c, bb_unit_terminate).
+ * The common case inline; false if it is not that (a full cache, a tool
+ * watching stacks, an external thread): then bb_ult_return_stack. */
+static inline bool bb_ult_try_return_stack(bb_unit *u)
+{
+    bb_mem_cache *cache = bb_self_mem_cache();
+    if (__builtin_expect(bb_fiber_tools.any, 0) || !cache ||
+        !bb_mem_stack_cache_push(cache, u->stack, u->lent_stack))
+        return false;
+    u->stack = NULL;
+    u->lent_stack = 0;
+    return true;
+}
+
+void bb_ult_return_stack(bb_unit *u);
 
 /* A fresh context for ULT `u` on its stack, which starts in bb_ult_start.
  * A new ULT has none (ctx NULL: bb_switch starts it on its stack); this is
  * for the switches that need one made in advance. */
 static inline void *bb_unit_fresh_context(bb_unit *u)
 {
+    bb_ult_ensure_stack(u);
     bb_sanitizer_fresh_stack(u->stack, u->stacksize);
     return bb_ctx_make(u->stack, u->stacksize, bb_ult_start, u);
 }
@@ -41,9 +91,10 @@ static inline void bb_switch(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg
         bb_fibers_jump(from, to, fn, arg);
     else if (to->ctx)
         bb_ctx_jump(&from->ctx, to->ctx, fn, arg);
-    else if (!fn)
+    else if (!fn) {
+        bb_ult_ensure_stack(to);
         bb_ctx_start(&from->ctx, to->stack, to->stacksize, bb_ult_start, to);
-    else
+    } else
         bb_switch_to_fresh(from, to, fn, arg);
 }
 
@@ -57,7 +108,32 @@ __attribute__((noreturn, always_inline)) static inline void bb_switch_exit(bb_un
         bb_fibers_exit(from, to, fn, arg);
     if (to->ctx)
         bb_ctx_exit(to->ctx, fn, arg);
+    bb_ult_ensure_stack(to);
     bb_ctx_exit_start(to->stack, to->stacksize, fn, arg, bb_ult_start, to);
+}
+
+/* A parent (the scheduler, or a joiner that runs its joinee itself) on
+ * `es` starts ULT `u`, which never ran (no context), as its child; returns once `u` has
+ * left that context: finished, yielded or blocked. With the RETURN step
+ * (bb_technique.h) the parent calls `u` on its stack: if `u` ends without
+ * deviating, it returns here, still the current unit of `es`, and the
+ * parent terminates it (whoever else switches to the parent makes the
+ * parent current). A plain return leaves the parent's saved context as it
+ * was: the parent's own parent still decides by it whether the parent
+ * deviated (bb_ult_called). */
+void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u);
+
+static inline void bb_ult_begin(bb_xstream *es, bb_unit *parent, bb_unit *u)
+{
+    if (__builtin_expect(bb_fiber_tools.any, 0)) {
+        bb_fibers_jump(parent, u, NULL, NULL);
+        return;
+    }
+    bb_ult_ensure_stack_on(es, u);
+    if ((es->ult_steps & BB_STEP_RETURN) && bb_shortcut_on(BB_SHORTCUT_RETURN))
+        bb_ult_call(es, parent, u); /* out of line: the caller needs no frame for it */
+    else
+        bb_ctx_start(&parent->ctx, u->stack, u->stacksize, bb_ult_start, u);
 }
 
 #endif

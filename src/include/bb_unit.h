@@ -64,7 +64,8 @@ struct bb_unit {
     bb_unit *parent;            /* ULT: the context it returns to (a scheduler, or a
                                    joiner that runs it directly, see hotpath.c) */
     void *ctx;                  /* ULT: saved context while not running */
-    void *stack;                /* ULT: lowest usable address of its stack */
+    void *stack;                /* ULT: lowest usable address of its stack; NULL until its
+                                   first run for a lazy stack (bb_technique.h) */
     size_t stacksize;
     /* Colder fields, all zero in a new unit. */
     uint32_t requests;          /* bb_unit_requests; atomic */
@@ -72,6 +73,9 @@ struct bb_unit {
     uint32_t resumable;         /* suspended by the user: ABT_thread_resume may take it; atomic */
     uint32_t in_wait;           /* inside bb_wait: a cancel waits until it returns; owner only */
     uint32_t migratable;        /* may be moved between pools (ABT_*_migrate); atomic */
+    uint32_t lent_stack;        /* ULT: flags of the stack it got at its first run, which it
+                                   gives back when it ends (bb_technique.h, LAZY_STACK); 0
+                                   if none. Zero whenever the descriptor holds no unit. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
                                    node in a sync object's queue; NULL if suspended */
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */

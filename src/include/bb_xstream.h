@@ -30,6 +30,7 @@ struct bb_xstream {
     bb_sched *running_sched;   /* scheduler whose loop runs now, if any */
     bb_sched *retiring;        /* replaced main scheduler, running until its pools drain */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
+    uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */
     /* Shared with other ESs. */
     int rank;                  /* atomic */
     uint32_t state;            /* ABT_xstream_state; atomic */

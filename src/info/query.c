@@ -8,6 +8,7 @@
 
 #include "bb_config.h"
 #include "bb_runtime.h"
+#include "bb_technique.h"
 
 static void put_bool(void *val, bool b)
 {
@@ -43,10 +44,14 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_PRODUCER:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_CONSUMER:
     case ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP:
-    case ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION:
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND:
-    case ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC:
         put_bool(val, false);
+        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION: /* ABT_THREAD_TECHNIQUE */
+        put_bool(val, (bb_technique_steps(c->technique) & BB_STEP_RETURN) != 0);
+        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC:
+        put_bool(val, (bb_technique_steps(c->technique) & BB_STEP_LAZY_STACK) != 0);
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_ERROR:
     case ABT_INFO_QUERY_KIND_ENABLED_PRESERVE_FPU:

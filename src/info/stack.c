@@ -58,7 +58,15 @@ static void print_stack(FILE *fp, bb_unit *u, int indent)
         fprintf(fp, "%*sno stack (a tasklet)\n", indent, "");
         return;
     }
-    if (!u->stack || !u->stacksize) {
+    if (!u->stack && u->stacksize) { /* a lazy stack (bb_technique.h) */
+        if (bb_unit_is_terminated(u))
+            fprintf(fp, "%*sno stack (it gave it back when it ended)\n", indent, "");
+        else
+            fprintf(fp, "%*sno stack yet, not started: nothing on it yet (it gets its stack "
+                        "at its first run)\n", indent, "");
+        return;
+    }
+    if (!u->stack) {
         fprintf(fp, "%*sno stack of its own (it runs on its OS thread's stack)\n", indent, "");
         return;
     }

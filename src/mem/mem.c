@@ -320,7 +320,8 @@ static bb_unit *new_desc(void)
     if (c) {
         u = (bb_unit *)(void *)(c->units + (size_t)c->carved * c->desc_size);
         u->state = BB_UNIT_STATE_FREE;
-        u->fiber = (struct bb_unit_fiber){0}; /* and so it stays while no unit uses it */
+        u->fiber = (struct bb_unit_fiber){0}; /* and so they stay while no unit uses it */
+        u->lent_stack = 0;
         bb_store_release(&c->carved, c->carved + 1);
     }
     pthread_mutex_unlock(&depot.lock);
@@ -379,22 +380,24 @@ int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t 
     if (size != bb_rt.config.thread_stacksize)
         return map_stack(size, stack, flags); /* odd sizes are not cached */
 
-    bb_free_item *item = NULL;
+    void *cached = NULL;
     if (cache) {
-        item = list_pop(&cache->stacks, &cache->num_stacks);
-        if (!item) {
+        cached = bb_mem_stack_cache_pop(cache, flags);
+        if (!cached) {
             refill(&cache->stacks, &cache->num_stacks, &depot.stacks,
                    bb_rt.config.mem_max_stacks);
-            item = list_pop(&cache->stacks, &cache->num_stacks);
+            cached = bb_mem_stack_cache_pop(cache, flags);
         }
     } else {
         pthread_mutex_lock(&depot.lock);
-        item = list_pop(&depot.stacks.head, &depot.stacks.count);
+        bb_free_item *item = list_pop(&depot.stacks.head, &depot.stacks.count);
         pthread_mutex_unlock(&depot.lock);
+        if (item)
+            *flags = item->flags;
+        cached = item;
     }
-    if (item) {
-        *stack = item;
-        *flags = item->flags;
+    if (cached) {
+        *stack = cached;
         return ABT_SUCCESS;
     }
     int err = map_stack(size, stack, flags);
@@ -408,15 +411,17 @@ void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t f
         unmap_stack(stack, size, flags);
         return;
     }
-    bb_free_item *item = stack;
-    item->flags = flags & (BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK);
-    if (cache) {
-        list_push(&cache->stacks, &cache->num_stacks, item);
-        if (cache->num_stacks > bb_rt.config.mem_max_stacks)
-            spill(&cache->stacks, &cache->num_stacks, &depot.stacks);
+    flags &= BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK;
+    if (!cache) {
+        bb_free_item *item = stack;
+        item->flags = flags;
+        push_to_depot(&depot.stacks, item);
         return;
     }
-    push_to_depot(&depot.stacks, item);
+    if (!bb_mem_stack_cache_push(cache, stack, flags)) { /* full: half goes to the depot */
+        spill(&cache->stacks, &cache->num_stacks, &depot.stacks);
+        bb_mem_stack_cache_push(cache, stack, flags);
+    }
 }
 
 /* ---- descriptors with their stack ------------------------------------------ */

@@ -142,6 +142,8 @@ before_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg, bool exiting, v
 
 void bb_fibers_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 {
+    if (!to->ctx)
+        bb_ult_ensure_stack(to); /* before the tools are told of it */
     void *fn_arg;
     bb_ctx_fn landing = before_jump(from, to, fn, arg, false, &fn_arg);
     bb_ctx_jump(&from->ctx, to->ctx ? to->ctx : bb_unit_fresh_context(to), landing, fn_arg);
@@ -149,6 +151,8 @@ void bb_fibers_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 
 void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 {
+    if (!to->ctx)
+        bb_ult_ensure_stack(to); /* before the tools are told of it */
     void *fn_arg;
     bb_ctx_fn landing = before_jump(from, to, fn, arg, true, &fn_arg);
     bb_ctx_exit(to->ctx ? to->ctx : bb_unit_fresh_context(to), landing, fn_arg);

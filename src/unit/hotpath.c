@@ -40,6 +40,7 @@
 #include "bb_runtime.h"
 #include "bb_sched.h"
 #include "bb_switch.h"
+#include "bb_technique.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_xstream.h"
@@ -49,7 +50,10 @@ uint32_t bb_shortcuts;
 void bb_shortcuts_update(void)
 {
     bool usable = bb_is_up() && bb_load_relaxed(&bb_tool_mask) == 0;
-    bb_store_relaxed(&bb_shortcuts, usable ? bb_rt.config.shortcuts : 0u);
+    uint32_t on = usable ? bb_rt.config.shortcuts : 0u;
+    if (bb_fiber_tools.any)
+        on &= ~(uint32_t)BB_SHORTCUT_RETURN; /* the tools must see every change of stack */
+    bb_store_relaxed(&bb_shortcuts, on);
 }
 
 /* ---- create ---------------------------------------------------------------- */
@@ -98,21 +102,36 @@ static __attribute__((noinline)) int task_create_general(bb_pool *p, void (*func
     return bb_unit_create(p, func, arg, &spec, (bb_unit **)(void *)newtask);
 }
 
-/* A unit from the caller's ES cache (not empty), with its fields set for
- * `pool`. A freed ULT keeps its default-size stack and its stack flags. */
+/* Whether a new ULT of the caller's ES gets its stack at its first run
+ * (bb_technique.h): then it comes from the cache of bare descriptors. */
+static inline bool ult_stack_is_lazy(const bb_xstream *es)
+{
+    return (es->ult_steps & BB_STEP_LAZY_STACK) != 0;
+}
+
+/* Whether the caller's ES cache has what a new unit needs. */
+static inline bool cache_has_unit(const bb_xstream *es, bool is_ult)
+{
+    return is_ult && !ult_stack_is_lazy(es) ? es->cache.ults != NULL : es->cache.descs != NULL;
+}
+
+/* A unit from the caller's ES cache (cache_has_unit), with its fields set
+ * for `pool`. A freed ULT keeps its default-size stack and its stack flags;
+ * a ULT with a lazy stack has none yet. */
 static inline __attribute__((always_inline)) bb_unit *
 take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *), void *arg,
                  bool named)
 {
     bb_unit *u;
     uint32_t flags = named ? BB_UNIT_NAMED : 0;
-    if (is_ult) {
+    if (is_ult && !ult_stack_is_lazy(es)) {
         u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
         flags |= (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT;
     } else {
         u = bb_mem_cache_pop(&es->cache.descs, &es->cache.num_descs);
         u->stack = NULL;
-        u->stacksize = 0;
+        u->stacksize = is_ult ? bb_rt.config.thread_stacksize : 0;
+        flags |= is_ult ? BB_UNIT_ULT : 0;
     }
     bb_unit_init(u, pool, func, arg, flags);
     u->migratable = 1;
@@ -125,7 +144,7 @@ static __attribute__((noinline)) int undo_create(bb_unit *u, int err, ABT_thread
 {
     bb_mem_cache *c = &bb_self_xstream()->cache;
     u->state = BB_UNIT_STATE_FREE;
-    if (u->flags & BB_UNIT_ULT)
+    if (u->stack)
         bb_mem_cache_push(&c->ults, &c->num_ults, u);
     else
         bb_mem_cache_push(&c->descs, &c->num_descs, u);
@@ -156,7 +175,7 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
 {
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
-    if (es && attr == ABT_THREAD_ATTR_NULL && es->cache.ults) {
+    if (es && attr == ABT_THREAD_ATTR_NULL && cache_has_unit(es, true)) {
         if (__builtin_expect(p->user != NULL, 0))
             return create_in_user_pool(es, true, p, thread_func, arg, newthread);
         bb_unit *u = take_cached_unit(es, true, p, thread_func, arg, newthread != NULL);
@@ -172,7 +191,7 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
 {
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
-    if (es && es->cache.descs) {
+    if (es && cache_has_unit(es, false)) {
         if (__builtin_expect(p->user != NULL, 0))
             return create_in_user_pool(es, false, p, task_func, arg, newtask);
         bb_unit *u = take_cached_unit(es, false, p, task_func, arg, newtask != NULL);
@@ -244,7 +263,7 @@ bool bb_join_bypass(bb_unit *self, bb_unit *u)
     if (is_ult) {
         bb_unit_wait_until_saved(u);
         u->parent = self;
-        bb_switch(self, u, NULL, NULL); /* back here once u leaves its context */
+        bb_ult_begin(es, self, u); /* back here once u leaves its context */
     } else {
         u->func(u->arg);
         bb_store_relaxed(&es->current, self);

@@ -12,8 +12,12 @@
  * primary ES, the main scheduler; for a secondary ES, the scheduler loop on the
  * pthread's own stack).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "bb_ctx.h"
 #include "bb_switch.h"
+#include "bb_mem.h"
 #include "bb_pool.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
@@ -157,7 +161,10 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     if (is_ult) {
         u->parent = sched_unit;
         bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
-        bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
+        if (!u->ctx && !wanted)
+            bb_ult_begin(es, sched_unit, u);
+        else
+            bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
     } else {
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
         u->func(u->arg);
@@ -310,6 +317,8 @@ static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
         bb_ult_yield(self);
 }
 
+/* ---- starting and finishing a ULT (the steps of bb_technique.h) ----------- */
+
 /* First code of every ULT, on its own stack (see bb_switch). */
 void bb_ult_start(void *arg)
 {
@@ -318,6 +327,64 @@ void bb_ult_start(void *arg)
         serve_requests_at_start(self);
     self->func(self->arg);
     leave_for_good(self, finish_exited);
+}
+
+/* bb_ult_begin with the RETURN step: `u` has its stack. */
+__attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u)
+{
+    void *parent_ctx = parent->ctx;
+    bb_ctx_call(&parent->ctx, u->stack, u->stacksize, bb_ult_called, u);
+    if (bb_load_relaxed(&es->current) == u) {
+        parent->ctx = parent_ctx;
+        bb_store_relaxed(&es->current, parent);
+        bb_unit_terminate(u);
+    }
+}
+
+/* First code of a ULT that its parent called (bb_ult_begin, RETURN step).
+ * Its context is saved only when it leaves its stack (yield, block, a
+ * joinee it runs itself, ...): if that never happened, the parent's saved
+ * context is still where it called from, and a return gets there. If it
+ * did, that context has been resumed since, and the ULT ends the general
+ * way, with a switch to whoever is its parent now. */
+void bb_ult_called(void *arg)
+{
+    bb_unit *self = arg;
+    if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
+        serve_requests_at_start(self);
+    self->func(self->arg);
+    if (self->ctx)
+        leave_for_good(self, finish_exited);
+}
+
+void bb_ult_return_stack(bb_unit *u)
+{
+    if (__builtin_expect(bb_fiber_tools.any, 0))
+        bb_fibers_release(u); /* the tools forget the stack with the unit */
+    bb_mem_stack_free(bb_self_mem_cache(), u->stack, u->stacksize, u->lent_stack);
+    u->stack = NULL;
+    u->lent_stack = 0;
+}
+
+static __attribute__((noreturn)) void out_of_stacks(void)
+{
+    fprintf(stderr, "bobbin: no memory for the stack of a ULT at its first run "
+                    "(ABT_THREAD_TECHNIQUE with a lazy stack); aborting\n");
+    abort();
+}
+
+/* LAZY_STACK: a default-size stack from the caller's ES. Nobody is there to
+ * take an error: without memory for a stack the process ends with a
+ * message (an eager technique reports ABT_ERR_MEM at creation instead). */
+void bb_ult_lend_stack(bb_unit *u)
+{
+    bb_mem_cache *cache = bb_self_mem_cache();
+    uint32_t flags;
+    void *stack = cache ? bb_mem_stack_cache_pop(cache, &flags) : NULL;
+    if (!stack && bb_mem_stack_alloc(cache, u->stacksize, &stack, &flags) != ABT_SUCCESS)
+        out_of_stacks();
+    u->stack = stack;
+    u->lent_stack = flags;
 }
 
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that

@@ -307,7 +307,7 @@ int ABT_thread_get_stacksize(ABT_thread thread, size_t *stacksize)
 {
     int err = check_query(thread, stacksize);
     if (err == ABT_SUCCESS)
-        *stacksize = bb_unit_of(thread)->stack ? bb_unit_of(thread)->stacksize : 0;
+        *stacksize = bb_unit_of(thread)->stacksize; /* a lazy stack has its size before it exists */
     return err;
 }
 
@@ -319,7 +319,7 @@ int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
     if (err == ABT_SUCCESS) {
         bb_unit *u = bb_unit_of(thread);
         *stackaddr = u->stack;
-        *stacksize = u->stack ? u->stacksize : 0;
+        *stacksize = u->stacksize;
     }
     return err;
 }
@@ -392,7 +392,7 @@ int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     if (!a)
         return ABT_ERR_MEM;
     a->stack = u->stack;
-    a->stacksize = u->stack ? u->stacksize : 0;
+    a->stacksize = u->stacksize;
     a->migratable = bb_load_relaxed(&u->migratable) != 0;
     a->migrate_cb = u->migrate_cb;
     a->migrate_cb_arg = u->migrate_cb_arg;

@@ -12,6 +12,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_switch.h"
+#include "bb_technique.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_waiter.h"
@@ -42,21 +43,30 @@ static bool has_default_stack(const bb_unit_spec *spec)
            (spec->stacksize == 0 || spec->stacksize == bb_rt.config.thread_stacksize);
 }
 
+/* Whether the caller's ES gives new ULTs their stack at their first run. */
+static bool stack_is_lazy(void)
+{
+    bb_xstream *es = bb_self_xstream();
+    return es && (es->ult_steps & BB_STEP_LAZY_STACK);
+}
+
 /* A descriptor with the memory the spec asks for: a default-size stack from
- * the ULT cache, a stack of another size, the user's stack, or none. */
+ * the ULT cache (or none yet, if lazy: bb_technique.h), a stack of another
+ * size, the user's stack, or none. */
 static bb_unit *alloc_unit(bb_mem_cache *cache, const bb_unit_spec *spec)
 {
-    if (has_default_stack(spec))
+    bool lazy = has_default_stack(spec) && stack_is_lazy();
+    if (has_default_stack(spec) && !lazy)
         return bb_mem_ult_alloc(cache);
     bb_unit *u = bb_mem_desc_alloc(cache);
     if (!u)
         return NULL;
     u->stack = spec->user_stack;
-    u->stacksize = spec->stacksize;
+    u->stacksize = lazy ? bb_rt.config.thread_stacksize : spec->stacksize;
     u->flags = spec->user_stack ? BB_UNIT_USER_STACK : 0;
     if (!spec->is_ult) {
         u->stacksize = 0;
-    } else if (!spec->user_stack &&
+    } else if (!spec->user_stack && !lazy &&
                bb_mem_stack_alloc(cache, spec->stacksize, &u->stack, &u->flags) != ABT_SUCCESS) {
         bb_mem_desc_free(cache, u);
         return NULL;
@@ -112,8 +122,8 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     return ABT_SUCCESS;
 }
 
-/* Runs on the context that follows the unit's last one (see switch.c). */
-void bb_unit_terminate(bb_unit *u)
+/* What terminating does once the unit holds no lent stack. */
+static inline void terminate(bb_unit *u)
 {
     bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
     if (!(u->flags & BB_UNIT_NAMED)) {
@@ -124,6 +134,23 @@ void bb_unit_terminate(bb_unit *u)
     uintptr_t waiter = bb_exchange_acq_rel(&u->joiner, BB_JOIN_DONE);
     if (waiter > BB_JOIN_DONE)
         bb_waiter_wake(waiter);
+}
+
+/* Out of line, so that the common terminate needs no stack frame. */
+static __attribute__((noinline)) void terminate_returning_stack(bb_unit *u)
+{
+    bb_ult_return_stack(u);
+    terminate(u);
+}
+
+/* Runs on the context that follows the unit's last one (see switch.c). A
+ * ULT that was lent a stack at its first run gives it back first. */
+void bb_unit_terminate(bb_unit *u)
+{
+    if (u->lent_stack && !bb_ult_try_return_stack(u))
+        terminate_returning_stack(u);
+    else
+        terminate(u);
 }
 
 /* An external thread cannot switch: it sleeps in the kernel until woken. */

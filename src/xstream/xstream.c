@@ -20,6 +20,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_technique.h"
 #include "bb_xstream.h"
 
 __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
@@ -134,6 +135,7 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
     memset(es, 0, sizeof(*es));
     es->cpuid = -1;
     bb_mem_cache_init(&es->cache);
+    es->ult_steps = bb_technique_steps(bb_rt.config.technique);
     es->state = ABT_XSTREAM_STATE_TERMINATED;
     int err = bb_unit_make_sched(sched_stacksize, sched_entry, &es->sched_unit);
     if (err != ABT_SUCCESS) {

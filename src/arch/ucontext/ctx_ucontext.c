@@ -84,6 +84,29 @@ void bb_ctx_start(void **save, void *stack_base, size_t size, void (*entry)(void
     bb_ctx_jump(save, bb_ctx_make(stack_base, size, entry, arg), NULL, NULL);
 }
 
+/* bb_ctx_call: entry runs in a fresh context; if it returns, that context
+ * ends by resuming the caller's saved one. That frame is still alive then:
+ * only a switch back to the caller (which returns from bb_ctx_call) could
+ * have ended it, and after one, entry never returns. */
+struct call {
+    void (*entry)(void *);
+    void *arg;
+    void **save;
+};
+
+static void call_trampoline(void *p)
+{
+    struct call c = *(struct call *)p;
+    c.entry(c.arg);
+    bb_ctx_exit(*c.save, NULL, NULL);
+}
+
+void bb_ctx_call(void **save, void *stack_base, size_t size, void (*entry)(void *), void *arg)
+{
+    struct call c = {entry, arg, save};
+    bb_ctx_jump(save, bb_ctx_make(stack_base, size, call_trampoline, &c), NULL, NULL);
+}
+
 void bb_ctx_exit(void *target, void (*fn)(void *), void *arg)
 {
     pending.fn = fn;

@@ -16,11 +16,14 @@
  * The saved sp is always 16-byte aligned, so a callback run "on top" of the
  * target context (the `fn` argument) is called with a conforming stack.
  *
- * Four primitives (see src/include/bb_ctx.h for the C view):
+ * Six primitives (see src/include/bb_ctx.h for the C view):
  *   bb_ctx_make(base, size, entry, arg) -> sp of a fresh context
  *   bb_ctx_jump(&save, sp, fn, arg)    save here, switch to sp, run fn(arg)
  *   bb_ctx_start(&save, base, size, entry, arg)
  *                                      save here, call entry(arg) on a new stack
+ *   bb_ctx_call(&save, base, size, entry, arg)
+ *                                      save here, call entry(arg) on a new stack;
+ *                                      if entry returns, return here too
  *   bb_ctx_exit(sp, fn, arg)           switch to sp without saving, run fn(arg)
  *   bb_ctx_exit_start(base, size, fn, arg, entry, entry_arg)
  *                                      move to a new stack without saving, run
@@ -113,6 +116,37 @@ bb_ctx_start:
     callq   *%rcx                       /* entry(arg) */
     ud2                                 /* entry returned: a runtime bug */
     .size   bb_ctx_start, .-bb_ctx_start
+
+/* void bb_ctx_call(void **save_sp, void *base, size_t size, void (*entry)(void *),
+ *                  void *arg): bb_ctx_start, except that entry may return, and
+ * then so does this. The saved frame is still the caller's own (nothing ran
+ * on it meanwhile): its address waits in rbx, which entry preserves, and
+ * the registers are restored from it as a switch back would. If instead a
+ * switch resumes the saved context, this returns the same way. */
+    .globl  bb_ctx_call
+    .hidden bb_ctx_call
+    .type   bb_ctx_call, @function
+    .p2align 4
+bb_ctx_call:
+    pushq   %rbp                        /* the same frame as bb_ctx_jump's */
+    pushq   %rbx
+    pushq   %r12
+    pushq   %r13
+    pushq   %r14
+    pushq   %r15
+    subq    $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw  4(%rsp)
+    movq    %rsp, (%rdi)                /* publish where this context stopped */
+    movq    %rsp, %rbx                  /* and remember it across entry */
+    leaq    (%rsi,%rdx), %rsp           /* now on top of the new stack ... */
+    andq    $-16, %rsp                  /* ... aligned for the call */
+    xorl    %ebp, %ebp                  /* rbp = 0 ends a debugger's backtrace */
+    movq    %r8, %rdi
+    callq   *%rcx                       /* entry(arg) */
+    movq    %rbx, %rsp                  /* it returned: back to the saved frame */
+    jmp     .Lrestore
+    .size   bb_ctx_call, .-bb_ctx_call
 
 /* void bb_ctx_exit(void *target_sp, void (*fn)(void *), void *arg): no return.
  * Used by a finishing ULT: its registers are dead, so nothing is saved. */
