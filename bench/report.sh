@@ -44,6 +44,8 @@ PHASE_NS="64 256 1024 4096 16384 65536" # figure 1
 ES_LIST="1 2"                            # figure 3; multi_es takes any E
 YIELD_NS="2 16 256 4096"                 # figure 4
 PTHREAD_NS="64 256"                      # figure 5
+TECHNIQUES="full full-l roc roc-l"       # figure 6 (ABT_THREAD_TECHNIQUE)
+DEVIATIONS="0 0.01 0.1 0.25 0.5 1"       # figure 6
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench_lib.sh
@@ -560,6 +562,64 @@ set key top right
 plot "$data/pthreads.tsv" using 2:xtic(1) title "pthreads" lc rgb "#bb4a4a", \
      "" using 3 title "bobbin ULT" lc rgb "#4a7ebb", \
      "" using 4 title "bobbin tasklet" lc rgb "#4abb7e"
+GP
+
+# ---- Figure 6: threading techniques vs deviation --------------------------------
+log "figure 6: threading techniques"
+md
+md "## 6. Threading techniques vs deviation (Iwasaki et al., Figure 22)"
+md
+md "\`deviation D 4096 REPS\` under each \`ABT_THREAD_TECHNIQUE\`: the main"
+md "ULT creates 4,096 ULTs in a private FIFO pool and frees them; a share D of"
+md "them, spread evenly, yield once (a deviation). Per ULT (fork + join),"
+md "REPS = max(2, $OPS / 4096) rounds, $RUNS runs; instructions from callgrind"
+md "at 5 and 10 rounds. \`full\`: stack from creation, a switch on each side;"
+md "\`-l\`: a lazy stack, lent at the first run and given back at the end;"
+md "\`roc\`: a ULT that did not deviate returns to the scheduler that called it."
+md
+hdr="| technique |" sep="|---|"
+for d in $DEVIATIONS; do hdr+=" D=$d ns | D=$d instr |"; sep+="---|---|"; done
+md "$hdr"
+md "$sep"
+reps=$(max 2 $((OPS / 4096)))
+for tech in $TECHNIQUES; do
+    row="| $tech |"
+    : >"$data/tech_$tech.tsv"
+    for d in $DEVIATIONS; do
+        if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$RUNS" deviation "$d" 4096 "$reps"); then
+            row+=" FAILED | – |"
+            continue
+        fi
+        t=$(msum ns_per_op "$outs")
+        ins=-
+        if [ "$have_cg" = 1 ]; then
+            ins=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" cg_per_op "$d 4096 5" "$d 4096 10" deviation) ||
+                ins=FAILED
+        fi
+        row+=" $(cell "$t") | $ins |"
+        printf '%s\t%s\t%s\n' "$d" "${t// /$'\t'}" "$(num "$ins")" >>"$data/tech_$tech.tsv"
+    done
+    md "$row"
+done
+md
+md "Argobots 1.2 (PEERS.md, \`deviation\`): 508.8 / 471.2 / 543.6 / 688.3"
+md "instructions at D = 0 / 0.25 / 0.5 / 1.0; it has only full and full-l."
+plot_lines=
+for tech in $TECHNIQUES; do
+    plot_lines+="${plot_lines:+, }\"$data/tech_$tech.tsv\" using 1:COL with linespoints title \"$tech\""
+done
+plot fig6_techniques "Figure 6: threading techniques vs deviation" <<GP >&3
+set multiplot layout 1,2 title "Figure 6: ULT fork-join vs deviation probability D, N = 4096, per ULT"
+set xlabel "D (share of ULTs that yield once)"
+set key top left
+set yrange [0:*]
+set title "wall time (median of $RUNS runs)"
+set ylabel "ns per ULT"
+plot ${plot_lines//COL/2}
+set title "instructions (callgrind)"
+set ylabel "instructions per ULT"
+plot ${plot_lines//COL/5}
+unset multiplot
 GP
 
 md

@@ -20,7 +20,8 @@ __attribute__((noreturn)) void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx
 /* `u`'s memory is about to be reused or returned: the tools forget it. */
 void bb_fibers_release(bb_unit *u);
 
-/* bb_switch to a ULT that never ran, with a callback (rare: out of line). */
+/* bb_switch to a ULT that never ran, with a callback or without a stack yet
+ * (rare: out of line). */
 void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg);
 
 /* First code of every ULT, on its own stack (switch.c): func(arg), then exit. */
@@ -91,10 +92,9 @@ static inline void bb_switch(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg
         bb_fibers_jump(from, to, fn, arg);
     else if (to->ctx)
         bb_ctx_jump(&from->ctx, to->ctx, fn, arg);
-    else if (!fn) {
-        bb_ult_ensure_stack(to);
+    else if (!fn && to->stack)
         bb_ctx_start(&from->ctx, to->stack, to->stacksize, bb_ult_start, to);
-    } else
+    else /* a callback, or a lazy stack to lend first: rare, out of line */
         bb_switch_to_fresh(from, to, fn, arg);
 }
 

@@ -111,7 +111,11 @@ static void register_joiner(void *arg)
 __attribute__((noinline)) void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn,
                                                   void *arg)
 {
-    bb_ctx_jump(&from->ctx, bb_unit_fresh_context(to), fn, arg);
+    bb_ult_ensure_stack(to);
+    if (!fn)
+        bb_ctx_start(&from->ctx, to->stack, to->stacksize, bb_ult_start, to);
+    else
+        bb_ctx_jump(&from->ctx, bb_unit_fresh_context(to), fn, arg);
 }
 
 static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
