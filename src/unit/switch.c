@@ -382,12 +382,9 @@ static __attribute__((noreturn)) void out_of_stacks(void)
  * message (an eager technique reports ABT_ERR_MEM at creation instead). */
 void bb_ult_lend_stack(bb_unit *u)
 {
-    bb_mem_cache *cache = bb_self_mem_cache();
     uint32_t flags;
-    void *stack = cache ? bb_mem_stack_cache_pop(cache, &flags) : NULL;
-    if (!stack && bb_mem_stack_alloc(cache, u->stacksize, &stack, &flags) != ABT_SUCCESS)
+    if (bb_mem_stack_alloc(bb_self_mem_cache(), u->stacksize, &u->stack, &flags) != ABT_SUCCESS)
         out_of_stacks();
-    u->stack = stack;
     u->lent_stack = flags;
 }
 
