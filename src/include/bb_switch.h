@@ -52,7 +52,7 @@ static inline void bb_ult_ensure_stack_on(bb_xstream *es, bb_unit *u)
         bb_ult_lend_stack(u);
         return;
     }
-    u->stack = stack;
+    bb_store_relaxed(&u->stack, stack); /* ABT_thread_get_stack may look meanwhile */
     u->lent_stack = flags;
 }
 
@@ -66,7 +66,7 @@ static inline bool bb_ult_try_return_stack(bb_unit *u)
     if (__builtin_expect(bb_fiber_tools.any, 0) || !cache ||
         !bb_mem_stack_cache_push(cache, u->stack, u->lent_stack))
         return false;
-    u->stack = NULL;
+    bb_store_relaxed(&u->stack, NULL);
     u->lent_stack = 0;
     return true;
 }

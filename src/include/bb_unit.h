@@ -64,8 +64,9 @@ struct bb_unit {
     bb_unit *parent;            /* ULT: the context it returns to (a scheduler, or a
                                    joiner that runs it directly, see hotpath.c) */
     void *ctx;                  /* ULT: saved context while not running */
-    void *stack;                /* ULT: lowest usable address of its stack; NULL until its
-                                   first run for a lazy stack (bb_technique.h) */
+    void *stack;                /* ULT: lowest usable address of its stack; a lazy one
+                                   (bb_technique.h) only from its first run to its end,
+                                   written atomically then */
     size_t stacksize;
     /* Colder fields, all zero in a new unit. */
     uint32_t requests;          /* bb_unit_requests; atomic */

@@ -366,7 +366,7 @@ void bb_ult_return_stack(bb_unit *u)
     if (__builtin_expect(bb_fiber_tools.any, 0))
         bb_fibers_release(u); /* the tools forget the stack with the unit */
     bb_mem_stack_free(bb_self_mem_cache(), u->stack, u->stacksize, u->lent_stack);
-    u->stack = NULL;
+    bb_store_relaxed(&u->stack, NULL);
     u->lent_stack = 0;
 }
 
@@ -382,9 +382,11 @@ static __attribute__((noreturn)) void out_of_stacks(void)
  * message (an eager technique reports ABT_ERR_MEM at creation instead). */
 void bb_ult_lend_stack(bb_unit *u)
 {
+    void *stack;
     uint32_t flags;
-    if (bb_mem_stack_alloc(bb_self_mem_cache(), u->stacksize, &u->stack, &flags) != ABT_SUCCESS)
+    if (bb_mem_stack_alloc(bb_self_mem_cache(), u->stacksize, &stack, &flags) != ABT_SUCCESS)
         out_of_stacks();
+    bb_store_relaxed(&u->stack, stack); /* ABT_thread_get_stack may look meanwhile */
     u->lent_stack = flags;
 }
 

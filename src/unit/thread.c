@@ -318,7 +318,7 @@ int ABT_thread_get_stack(ABT_thread thread, void **stackaddr, size_t *stacksize)
         err = ABT_ERR_INV_ARG;
     if (err == ABT_SUCCESS) {
         bb_unit *u = bb_unit_of(thread);
-        *stackaddr = u->stack;
+        *stackaddr = bb_load_relaxed(&u->stack); /* a lazy stack comes and goes */
         *stacksize = u->stacksize;
     }
     return err;
@@ -391,7 +391,7 @@ int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     bb_attr *a = malloc(sizeof(*a));
     if (!a)
         return ABT_ERR_MEM;
-    a->stack = u->stack;
+    a->stack = bb_load_relaxed(&u->stack);
     a->stacksize = u->stacksize;
     a->migratable = bb_load_relaxed(&u->migratable) != 0;
     a->migrate_cb = u->migrate_cb;
