@@ -23,9 +23,8 @@
  *    unset or "mprotect" 2, "mprotect_strict" 3, anything else 0 (any case);
  *    the constants (EVENT_FREQ 50, SLEEP_NSEC 100, TOOL FALSE, STACK_UNWIND
  *    FALSE, WAIT_POLICY 0, ...) are bobbin's documented answers;
- *    LAZY_STACK_ALLOC and DYNAMIC_PROMOTION follow ABT_THREAD_TECHNIQUE (both
- *    FALSE by default, unknown names included), which ABT_info_print_config
- *    names. */
+ *    LAZY_STACK_ALLOC and DYNAMIC_PROMOTION are FALSE with the default
+ *    ABT_THREAD_TECHNIQUE (test_technique_config has the others). */
 #include "bb_test.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -362,43 +361,6 @@ static size_t init_captured(void)
     return bb_test_init_captured(out, sizeof(out));
 }
 
-/* LAZY_STACK_ALLOC and DYNAMIC_PROMOTION follow ABT_THREAD_TECHNIQUE, which
- * the printed configuration names. */
-static void check_techniques(void)
-{
-    static const struct {
-        const char *value, *printed;
-        int lazy, promotion;
-    } techniques[] = {{"full", "full (", 0, 0},   {"full-l", "full-l (", 1, 0},
-                      {"roc", "roc (", 0, 1},     {"RoC-L", "roc-l (", 1, 1},
-                      {"unknown", "full (", 0, 0}};
-    for (size_t i = 0; i < sizeof(techniques) / sizeof(techniques[0]); i++) {
-        setenv("ABT_THREAD_TECHNIQUE", techniques[i].value, 1);
-        CHECK_OK(ABT_init(0, NULL));
-        if (query(ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC) != (uint64_t)techniques[i].lazy)
-            BB_FAIL_AT("ABT_THREAD_TECHNIQUE=%s: LAZY_STACK_ALLOC is not %d", techniques[i].value,
-                       techniques[i].lazy);
-        if (query(ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION) != (uint64_t)techniques[i].promotion)
-            BB_FAIL_AT("ABT_THREAD_TECHNIQUE=%s: DYNAMIC_PROMOTION is not %d",
-                       techniques[i].value, techniques[i].promotion);
-        char *text = NULL;
-        size_t len = 0;
-        FILE *fp = open_memstream(&text, &len);
-        CHECK(fp != NULL);
-        if (fp) {
-            CHECK_OK(ABT_info_print_config(fp));
-            fclose(fp);
-            char line[64];
-            snprintf(line, sizeof(line), "ABT_THREAD_TECHNIQUE    : %s", techniques[i].printed);
-            if (!text || !strstr(text, line))
-                BB_FAIL_AT("ABT_THREAD_TECHNIQUE=%s: the configuration does not say %s",
-                           techniques[i].value, line);
-        }
-        free(text);
-        CHECK_OK(ABT_finalize());
-    }
-}
-
 static void clear_env(void)
 {
     const char *names[] = {"THREAD_STACKSIZE", "SCHED_STACKSIZE", "MAX_NUM_XSTREAMS",
@@ -502,8 +464,6 @@ int main(void)
         check_thread_stacksize(16384);
         CHECK_OK(ABT_finalize());
     }
-    clear_env();
-    check_techniques();
     clear_env();
 
     check_all_fail(ABT_ERR_UNINITIALIZED);

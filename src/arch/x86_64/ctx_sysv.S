@@ -32,6 +32,20 @@
 
     .text
 
+/* Push the frame described above: the callee-saved registers, then the
+ * FPU control state. */
+    .macro  save_frame
+    pushq   %rbp
+    pushq   %rbx
+    pushq   %r12
+    pushq   %r13
+    pushq   %r14
+    pushq   %r15
+    subq    $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw  4(%rsp)
+    .endm
+
 /* void *bb_ctx_make(void *stack_base, size_t size, void (*entry)(void *), void *arg) */
     .globl  bb_ctx_make
     .hidden bb_ctx_make
@@ -60,15 +74,7 @@ bb_ctx_make:
     .type   bb_ctx_jump, @function
     .p2align 4
 bb_ctx_jump:
-    pushq   %rbp                        /* callee-saved registers ... */
-    pushq   %rbx
-    pushq   %r12
-    pushq   %r13
-    pushq   %r14
-    pushq   %r15
-    subq    $8, %rsp                    /* ... and the FPU control state */
-    stmxcsr (%rsp)
-    fnstcw  4(%rsp)
+    save_frame                          /* callee-saved registers, FPU control */
     movq    %rsp, (%rdi)                /* publish where this context stopped */
     movq    %rsi, %rsp                  /* now on the target's stack */
 .Lresume:
@@ -99,15 +105,7 @@ bb_ctx_jump:
     .type   bb_ctx_start, @function
     .p2align 4
 bb_ctx_start:
-    pushq   %rbp                        /* the same frame as bb_ctx_jump's */
-    pushq   %rbx
-    pushq   %r12
-    pushq   %r13
-    pushq   %r14
-    pushq   %r15
-    subq    $8, %rsp
-    stmxcsr (%rsp)
-    fnstcw  4(%rsp)
+    save_frame                          /* the same frame as bb_ctx_jump's */
     movq    %rsp, (%rdi)                /* publish where this context stopped */
     leaq    (%rsi,%rdx), %rsp           /* now on top of the new stack ... */
     andq    $-16, %rsp                  /* ... aligned for the call */
@@ -128,15 +126,7 @@ bb_ctx_start:
     .type   bb_ctx_call, @function
     .p2align 4
 bb_ctx_call:
-    pushq   %rbp                        /* the same frame as bb_ctx_jump's */
-    pushq   %rbx
-    pushq   %r12
-    pushq   %r13
-    pushq   %r14
-    pushq   %r15
-    subq    $8, %rsp
-    stmxcsr (%rsp)
-    fnstcw  4(%rsp)
+    save_frame                          /* the same frame as bb_ctx_jump's */
     movq    %rsp, (%rdi)                /* publish where this context stopped */
     movq    %rsp, %rbx                  /* and remember it across entry */
     leaq    (%rsi,%rdx), %rsp           /* now on top of the new stack ... */
