@@ -382,9 +382,10 @@ static __attribute__((noreturn)) void out_of_stacks(void)
  * message (an eager technique reports ABT_ERR_MEM at creation instead). */
 void bb_ult_lend_stack(bb_unit *u)
 {
-    void *stack;
+    bb_mem_cache *cache = bb_self_mem_cache();
     uint32_t flags;
-    if (bb_mem_stack_alloc(bb_self_mem_cache(), u->stacksize, &stack, &flags) != ABT_SUCCESS)
+    void *stack = cache ? bb_mem_stack_cache_pop(cache, &flags) : NULL; /* inline first */
+    if (!stack && bb_mem_stack_alloc(cache, u->stacksize, &stack, &flags) != ABT_SUCCESS)
         out_of_stacks();
     bb_store_relaxed(&u->stack, stack); /* ABT_thread_get_stack may look meanwhile */
     u->lent_stack = flags;
