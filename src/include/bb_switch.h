@@ -30,6 +30,13 @@ __attribute__((noreturn)) void bb_ult_start(void *arg);
  * parent if it did not deviate. */
 void bb_ult_called(void *arg);
 
+/* Whether new ULTs of `es` get their stack at their first run (the
+ * LAZY_STACK step): then they come from the cache of bare descriptors. */
+static inline bool bb_xstream_lends_stacks(const bb_xstream *es)
+{
+    return (es->ult_steps & BB_STEP_LAZY_STACK) != 0;
+}
+
 /* A ULT with a lazy stack gets one from the caller's ES before its first
  * run (switch.c). */
 void bb_ult_lend_stack(bb_unit *u);
@@ -40,7 +47,9 @@ static inline void bb_ult_ensure_stack(bb_unit *u)
         bb_ult_lend_stack(u);
 }
 
-/* The same on the caller's ES `es`, with its cache's common case inline. */
+/* The same on the caller's ES `es`, with its cache's common case inline:
+ * for the scheduler and the join bypass, where a lazy ULT starts (passing
+ * the cache to bb_ult_lend_stack instead costs every eager start 2). */
 static inline void bb_ult_ensure_stack_on(bb_xstream *es, bb_unit *u)
 {
     if (__builtin_expect(u->stack != NULL, 1))

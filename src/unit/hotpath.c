@@ -40,7 +40,6 @@
 #include "bb_runtime.h"
 #include "bb_sched.h"
 #include "bb_switch.h"
-#include "bb_technique.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_xstream.h"
@@ -102,17 +101,10 @@ static __attribute__((noinline)) int task_create_general(bb_pool *p, void (*func
     return bb_unit_create(p, func, arg, &spec, (bb_unit **)(void *)newtask);
 }
 
-/* Whether a new ULT of the caller's ES gets its stack at its first run
- * (bb_technique.h): then it comes from the cache of bare descriptors. */
-static inline bool ult_stack_is_lazy(const bb_xstream *es)
-{
-    return (es->ult_steps & BB_STEP_LAZY_STACK) != 0;
-}
-
 /* Whether the caller's ES cache has what a new unit needs. */
 static inline bool cache_has_unit(const bb_xstream *es, bool is_ult)
 {
-    return is_ult && !ult_stack_is_lazy(es) ? es->cache.ults != NULL : es->cache.descs != NULL;
+    return is_ult && !bb_xstream_lends_stacks(es) ? es->cache.ults != NULL : es->cache.descs != NULL;
 }
 
 /* A unit from the caller's ES cache (cache_has_unit), with its fields set
@@ -124,7 +116,7 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
 {
     bb_unit *u;
     uint32_t flags = named ? BB_UNIT_NAMED : 0;
-    if (is_ult && !ult_stack_is_lazy(es)) {
+    if (is_ult && !bb_xstream_lends_stacks(es)) {
         u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
         flags |= (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT;
     } else {

@@ -12,7 +12,6 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_switch.h"
-#include "bb_technique.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_waiter.h"
@@ -43,19 +42,13 @@ static bool has_default_stack(const bb_unit_spec *spec)
            (spec->stacksize == 0 || spec->stacksize == bb_rt.config.thread_stacksize);
 }
 
-/* Whether the caller's ES gives new ULTs their stack at their first run. */
-static bool stack_is_lazy(void)
-{
-    bb_xstream *es = bb_self_xstream();
-    return es && (es->ult_steps & BB_STEP_LAZY_STACK);
-}
-
 /* A descriptor with the memory the spec asks for: a default-size stack from
  * the ULT cache (or none yet, if lazy: bb_technique.h), a stack of another
  * size, the user's stack, or none. */
 static bb_unit *alloc_unit(bb_mem_cache *cache, const bb_unit_spec *spec)
 {
-    bool lazy = has_default_stack(spec) && stack_is_lazy();
+    bb_xstream *es = bb_self_xstream();
+    bool lazy = has_default_stack(spec) && es && bb_xstream_lends_stacks(es);
     if (has_default_stack(spec) && !lazy)
         return bb_mem_ult_alloc(cache);
     bb_unit *u = bb_mem_desc_alloc(cache);
