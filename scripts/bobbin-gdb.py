@@ -75,10 +75,15 @@ UC_GREG_INDEX = {"r12": 4, "r13": 5, "r14": 6, "r15": 7, "rbp": 10, "rbx": 11,
 # Where a ULT's stack begins (function, file it is defined in): nothing
 # older is a real frame, only whatever lies above the top of the stack.
 STACK_BOTTOMS = (("bb_ctx_start", "ctx_sysv.S"), ("bb_ctx_call", "ctx_sysv.S"),
+                 ("bb_ctx_run_on", "ctx_sysv.S"),
                  ("bb_ctx_exit_start", "ctx_sysv.S"), ("bb_ctx_trampoline", "ctx_sysv.S"),
                  ("trampoline", "ctx_ucontext.c"))
 
 MAX_FRAMES = 200
+
+# A running scheduler without a saved context called its ULT without saving
+# one (ABT_THREAD_TECHNIQUE ss, ss-l, sc): it starts afresh when resumed.
+RESTART_NOTE = "no saved context (restarts afresh)"
 
 
 class BobbinError(gdb.GdbError):
@@ -150,7 +155,9 @@ class Unit:
         if self.flags & FLAG_PRIMARY:
             return "primary"
         if self.flags & FLAG_SCHED:
-            return "scheduler"
+            # A secondary ES's OS thread has a unit of its own (no function,
+            # no stack): it starts the scheduler and waits for it to stop.
+            return "scheduler" if int(self.value["func"]) != 0 else "os-thread"
         return "ULT" if self.is_ult else "tasklet"
 
     @property
@@ -265,10 +272,15 @@ def unit_detail(u, by_addr, threads):
         if threads is not None and u.rank in threads:
             return "on CPU, gdb thread %d" % threads[u.rank].num
         return "on CPU"
+    if u.kind == "os-thread":
+        return "runs the scheduler of its ES until it stops"
     if u.state == STATE_RUNNING and u.flags & FLAG_SCHED:
         # A scheduler "runs" while the unit it picked runs in its place.
         current = by_addr.get(int(u.xstream["current"])) if u.xstream is not None else None
-        return "its ES runs %s" % current.label() if current is not None else ""
+        text = "its ES runs %s" % current.label() if current is not None else ""
+        if int(u.value["ctx"]) == 0:
+            text += (", " if text else "") + RESTART_NOTE
+        return text
     if u.state == STATE_READY and u.is_ult and not has_started(u):
         return "not started"
     return ""
@@ -280,9 +292,10 @@ def has_started(u):
     of a function; a switched-out one resumes at a return address."""
     ctx = int(u.value["ctx"])
     if ctx == 0:
-        # none yet; but the primary ULT and a scheduler on its OS thread's
-        # stack have no stack of their own and are always running (a ULT
-        # with a lazy stack has none until its first run)
+        # none yet; but the primary ULT and a secondary ES's OS thread have
+        # no stack of their own and are always running (a ULT with a lazy
+        # stack, or a scheduler that is to start afresh, has none until it
+        # runs)
         return int(u.value["stack"]) == 0 and (u.flags & (FLAG_PRIMARY | FLAG_SCHED)) != 0
     try:
         return not is_function_start(saved_registers(ctx)["rip"])
@@ -573,6 +586,9 @@ def backtrace_unit(u, by_addr):
         gdb.write(header(u, by_addr, "finished: nothing to unwind"))
         return
     ctx = int(u.value["ctx"])
+    if ctx == 0 and u.flags & FLAG_SCHED and u.state == STATE_RUNNING:
+        gdb.write(header(u, by_addr, RESTART_NOTE))
+        return
     if ctx == 0 and not has_started(u):
         gdb.write(header(u, by_addr, "no frames yet"))
         return

@@ -8,7 +8,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 ensure_packages cc:gcc cmake:cmake make:make valgrind:valgrind gdb:gdb
 BUILD="${BUILD_DIR:-$ROOT/build}"
 build_into "$BUILD" ${CMAKE_ARGS:-}
-for technique in ${TECHNIQUES:-full full-l roc roc-l}; do
+for technique in ${TECHNIQUES:-full full-l roc roc-l ss ss-l sc auto}; do
     echo "== the suite with ABT_THREAD_TECHNIQUE=$technique =="
     ABT_THREAD_TECHNIQUE=$technique ctest --test-dir "$BUILD" -j"$(( $(nproc) * 2 ))" \
         --output-on-failure

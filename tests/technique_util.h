@@ -21,14 +21,15 @@
 #include <stdint.h>
 #include "bb_test.h"
 
-#define TQ_NUM 4
+#define TQ_NUM 8
 
 static const struct {
     const char *name;
     int lazy;   /* a default-size ULT gets its stack at its first run */
     int roc;    /* a ULT that does not deviate returns to its parent */
 } tq_techniques[TQ_NUM] = {
-    {"full", 0, 0}, {"full-l", 1, 0}, {"roc", 0, 1}, {"roc-l", 1, 1}};
+    {"full", 0, 0}, {"full-l", 1, 0}, {"roc", 0, 1}, {"roc-l", 1, 1},
+    {"ss", 0, 1},   {"ss-l", 1, 1},   {"sc", 1, 1},  {"auto", 1, 1}};
 
 static const char *tq_name = "?";
 static int tq_ult_failures;

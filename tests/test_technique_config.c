@@ -1,8 +1,9 @@
 /* Choosing the threading technique (src/unit/technique.c, src/core/
  * config.c): ABT_THREAD_TECHNIQUE, read at each ABT_init,
- *  - accepts full, full-l, roc and roc-l in any case, silently; each one
- *    shows in ABT_info_query_config (ENABLED_LAZY_STACK_ALLOC: full-l and
- *    roc-l; DYNAMIC_PROMOTION: roc and roc-l), in ABT_info_print_config's
+ *  - accepts full, full-l, roc, roc-l, ss, ss-l, sc and auto in any case,
+ *    silently; each one shows in ABT_info_query_config
+ *    (ENABLED_LAZY_STACK_ALLOC: the -l ones, sc and auto; DYNAMIC_PROMOTION:
+ *    all but full and full-l), in ABT_info_print_config's
  *    line "ABT_THREAD_TECHNIQUE    : <name> (...)", in what ABT_init prints
  *    with ABT_PRINT_CONFIG=1, and in what a ULT does (a lazy stack: no stack
  *    before its first run);
@@ -27,6 +28,8 @@ static const struct expect cases[] = {
     {"roc", "roc", 0, 1, 0},         {"roc-l", "roc-l", 1, 1, 0},
     {"FULL", "full", 0, 0, 0},       {"Full-L", "full-l", 1, 0, 0},
     {"ROC", "roc", 0, 1, 0},         {"rOc-L", "roc-l", 1, 1, 0},
+    {"ss", "ss", 0, 1, 0},           {"SS-L", "ss-l", 1, 1, 0},
+    {"Sc", "sc", 1, 1, 0},           {"AUTO", "auto", 1, 1, 0},
     {NULL, "full", 0, 0, 0},         {"lazy", "full", 0, 0, 1},
     {"", "full", 0, 0, 1},           {" roc", "full", 0, 0, 1},
     {"roc-l ", "full", 0, 0, 1},     {"ro", "full", 0, 0, 1},

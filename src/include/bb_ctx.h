@@ -2,7 +2,7 @@
  * Machine contexts: the only code that knows about registers.
  *
  * A context is an opaque pointer (on x86-64, the stack pointer at which the
- * context stopped). Six primitives, implemented per architecture in
+ * context stopped). Seven primitives, implemented per architecture in
  * src/arch/<arch>/:
  *
  *  - bb_ctx_make: prepare a fresh context on a stack; the first switch to it
@@ -15,6 +15,9 @@
  *    bb_ctx_call returns too, as from a function call. Whether entry
  *    returned or the saved context was resumed by a switch, the caller
  *    continues the same way; it tells the two apart by what entry left.
+ *  - bb_ctx_run_on: call entry(arg), which may return, on a fresh stack,
+ *    saving no context: the caller continues only if entry returns (as
+ *    from a function call, with its FPU control state restored).
  *  - bb_ctx_exit_start: leave the current context for good and call
  *    entry(entry_arg), which must never return, on a fresh stack, after
  *    fn(arg) (may be NULL): bb_ctx_make + bb_ctx_exit likewise.
@@ -38,6 +41,7 @@ void *bb_ctx_make(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *ar
 void bb_ctx_jump(void **save, void *target, bb_ctx_fn fn, void *arg);
 void bb_ctx_start(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_call(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
+void bb_ctx_run_on(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 __attribute__((noreturn)) void bb_ctx_exit(void *target, bb_ctx_fn fn, void *arg);
 __attribute__((noreturn)) void bb_ctx_exit_start(void *stack_base, size_t stack_size, bb_ctx_fn fn,
                                                  void *arg, bb_ctx_fn entry, void *entry_arg);

@@ -122,14 +122,17 @@ __attribute__((noreturn, always_inline)) static inline void bb_switch_exit(bb_un
 }
 
 /* A parent (the scheduler, or a joiner that runs its joinee itself) on
- * `es` starts ULT `u`, which never ran (no context), as its child; returns once `u` has
- * left that context: finished, yielded or blocked. With the RETURN step
- * (bb_technique.h) the parent calls `u` on its stack: if `u` ends without
- * deviating, it returns here, still the current unit of `es`, and the
- * parent terminates it (whoever else switches to the parent makes the
- * parent current). A plain return leaves the parent's saved context as it
- * was: the parent's own parent still decides by it whether the parent
- * deviated (bb_ult_called). */
+ * `es` starts ULT `u`, which never ran (no context), as its child; returns
+ * once `u` has left that context: finished, yielded or blocked. Without the
+ * RETURN step the parent saves its context and starts `u` on its stack. With
+ * it (bb_technique.h), bb_ult_call calls `u` as a function: on its stack
+ * after saving the parent's context (RoC), or, when the parent is the ES's
+ * restartable scheduler (SCHED_RESTART), without saving it (SS), or on the
+ * scheduler's own stack (SCHED_STACK, SC). A `u` that ends without deviating
+ * returns there, still the current unit of `es`, and the parent terminates
+ * it (whoever else switches to the parent makes the parent current). A plain
+ * return leaves the parent's saved context as it was: the parent's own
+ * parent still decides by it whether the parent deviated (bb_ult_called). */
 void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u);
 
 static inline void bb_ult_begin(bb_xstream *es, bb_unit *parent, bb_unit *u)
@@ -138,11 +141,12 @@ static inline void bb_ult_begin(bb_xstream *es, bb_unit *parent, bb_unit *u)
         bb_fibers_jump(parent, u, NULL, NULL);
         return;
     }
-    bb_ult_ensure_stack_on(es, u);
-    if ((es->ult_steps & BB_STEP_RETURN) && bb_shortcut_on(BB_SHORTCUT_RETURN))
+    if ((es->ult_steps & BB_STEP_RETURN) && bb_shortcut_on(BB_SHORTCUT_RETURN)) {
         bb_ult_call(es, parent, u); /* out of line: the caller needs no frame for it */
-    else
-        bb_ctx_start(&parent->ctx, u->stack, u->stacksize, bb_ult_start, u);
+        return;
+    }
+    bb_ult_ensure_stack_on(es, u);
+    bb_ctx_start(&parent->ctx, u->stack, u->stacksize, bb_ult_start, u);
 }
 
 #endif

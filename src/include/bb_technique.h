@@ -15,6 +15,21 @@
  *    yielded, blocked or joined a ULT it ran itself) returns to it like a
  *    function, and the parent terminates it; one context switch less
  *    ("return on completion", RoC).
+ *  - SCHED_RESTART: the ES's scheduler, when it starts a ULT, does not even
+ *    save its own context: it moves to the ULT's stack and calls it
+ *    (bb_ctx_run_on). A ULT that does not deviate returns, and the
+ *    callee-saved registers are intact by the calling convention; one that
+ *    deviates leaves the scheduler nothing to resume, so the scheduler is
+ *    started afresh on its stack ("stack separation", SS). Only a stateless
+ *    scheduler can be restarted: the ES's main scheduler when it is a
+ *    predefined loop, which keeps its state in its bb_sched, not on its
+ *    stack (bb_xstream.sched_restartable).
+ *  - SCHED_STACK: the scheduler calls a ULT that has no stack yet on its
+ *    own stack, as a tasklet; the ULT gets a stack only by deviating, and
+ *    then it keeps the scheduler's, and the scheduler restarts on a new one
+ *    ("scheduler creation", SC; with SCHED_RESTART and LAZY_STACK). The
+ *    scheduler's stack is then a default-size ULT stack from the same
+ *    cache, so a ULT with a larger stack size runs on its own.
  *
  * Steps apply per ES (bb_xstream.ult_steps), decided by the ES that runs or
  * creates the ULT, and a ULT carries what they did to it (its stack, how it
@@ -38,7 +53,9 @@
 
 enum bb_ult_step {
     BB_STEP_LAZY_STACK = 1u << 0,
-    BB_STEP_RETURN = 1u << 1
+    BB_STEP_RETURN = 1u << 1,
+    BB_STEP_SCHED_RESTART = 1u << 2,
+    BB_STEP_SCHED_STACK = 1u << 3
 };
 
 /* The techniques, in the paper's names. */
@@ -47,13 +64,32 @@ enum bb_technique {
     BB_TECH_FULL_L, /* Full-L: lazy stack */
     BB_TECH_ROC,    /* RoC: return on completion */
     BB_TECH_ROC_L,  /* RoC-L: both */
+    BB_TECH_SS,     /* SS: stack separation (RoC where the parent is a restartable scheduler) */
+    BB_TECH_SS_L,   /* SS-L: with a lazy stack */
+    BB_TECH_SC,     /* SC: scheduler creation */
+    BB_TECH_AUTO,   /* sc or full per ES, by the share of ULTs that deviate */
     BB_NUM_TECHNIQUES
 };
 
+/* auto: each ES starts as sc, and every BB_ADAPT_WINDOW ULTs that end on
+ * it compares the share of them that deviated (a running average over the
+ * windows) with the rate at which sc stops paying: above it the ES runs
+ * full, below it sc again (bb_technique_adapt). */
+#define BB_ADAPT_WINDOW 256         /* ULTs ended between two choices; a power of 2 */
+#define BB_ADAPT_TO_FULL_PERCENT 30 /* sc -> full above this share of deviations */
+#define BB_ADAPT_TO_SC_PERCENT 15   /* full -> sc below this one */
+
 uint32_t bb_technique_steps(int technique);
 const char *bb_technique_name(int technique);
+/* The name of the first technique with these steps (auto's are sc's). */
+const char *bb_technique_name_of_steps(uint32_t steps);
 /* The technique named `name` (case does not matter), or -1. */
 int bb_technique_of_name(const char *name);
 void bb_technique_print(int technique, FILE *out);
+
+struct bb_xstream;
+/* auto: choose the steps of `es` anew from the ULTs that ended since its
+ * last choice. */
+void bb_technique_adapt(struct bb_xstream *es);
 
 #endif

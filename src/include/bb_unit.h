@@ -194,7 +194,7 @@ void bb_unit_release(bb_unit *u);
 void bb_unit_cancel(bb_unit *u);
 uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
-int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out);
+int bb_unit_make_sched(size_t stacksize, bool lazy_stack, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
 void bb_unit_wait_terminated(bb_unit *u);        /* join bypass, else block */
 void bb_unit_block_until_terminated(bb_unit *u); /* block only */

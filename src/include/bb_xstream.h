@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bb_arch.h"
 #include "bb_config.h"
 #include "bb_mem.h"
 #include "bb_unit.h"
@@ -27,6 +28,15 @@ struct bb_xstream {
     bb_mem_cache cache;        /* free descriptors and stacks */
     bb_sched *main_sched;
     bb_unit *sched_unit;       /* the ULT that runs the main scheduler loop */
+    bool sched_stateless;      /* that loop may be started afresh (bb_technique.h) */
+    bool adaptive;             /* ABT_THREAD_TECHNIQUE=auto: ult_steps change (bb_technique.h) */
+    uint64_t ults_ended;       /* ULTs that ended on it, and how many of them had */
+    uint64_t ults_deviated;    /* deviated (saved their context at least once) */
+    uint64_t adapt_ended;      /* the two counts at the last choice of auto */
+    uint64_t adapt_deviated;
+    uint32_t deviation_percent; /* auto's running average of the share that deviated */
+    bb_fpu_control sched_fpu;  /* the floating-point control it starts with, each time: a
+                                  restart must not inherit that of the ULT it leaves */
     bb_sched *running_sched;   /* scheduler whose loop runs now, if any */
     bb_sched *retiring;        /* replaced main scheduler, running until its pools drain */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
@@ -38,6 +48,8 @@ struct bb_xstream {
     bool has_thread;           /* a pthread runs (or ran and is not yet joined) */
     pthread_t thread;
     bb_unit *finalizer;        /* primary ES: the primary ULT, back from ABT_finalize */
+    bb_unit *native_unit;      /* secondary ES: its OS thread's own context, which starts
+                                  the scheduler on its stack and is back when it stops */
     int cpuid;                 /* CPU it is bound to, or -1 */
     const void *native_stack;  /* its OS thread's own stack, learned at the first switch */
     size_t native_stack_size;  /* (for AddressSanitizer's fiber annotations) */

@@ -16,6 +16,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_technique.h"
 #include "bb_unit.h"
 #include "bb_xstream.h"
 
@@ -106,6 +107,14 @@ void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent)
     fprintf(fp, "%*srunning     : %p\n", indent, "", (void *)bb_load_relaxed(&es->current));
     fprintf(fp, "%*smain sched  : %p\n", indent, "", (void *)es->main_sched);
     fprintf(fp, "%*scpu         : %d\n", indent, "", bb_xstream_cpuid(es));
+    fprintf(fp, "%*stechnique   : %s%s\n", indent, "",
+            bb_technique_name_of_steps(bb_load_relaxed(&es->ult_steps)),
+            es->adaptive ? " (chosen by auto)" : "");
+    uint64_t ended = bb_load_relaxed(&es->ults_ended); /* a glimpse of a running ES */
+    uint64_t deviated = bb_load_relaxed(&es->ults_deviated);
+    fprintf(fp, "%*sULTs ended  : %llu, %llu of them deviated (%.1f%%)\n", indent, "",
+            (unsigned long long)ended, (unsigned long long)deviated,
+            ended ? 100.0 * (double)deviated / (double)ended : 0.0);
 }
 
 static void print_pool(FILE *fp, bb_pool *p, int indent)

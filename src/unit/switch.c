@@ -323,6 +323,19 @@ static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
 
 /* ---- starting and finishing a ULT (the steps of bb_technique.h) ----------- */
 
+/* A ULT ends on `es`; it deviated if its context was ever saved. Counted
+ * for the share ABT_info_print_xstream shows and for auto's choice; one
+ * writer, the ES (others only peek). */
+static inline void count_end(bb_xstream *es, bool deviated)
+{
+    uint64_t ended = es->ults_ended + 1;
+    bb_store_relaxed(&es->ults_ended, ended);
+    if (deviated)
+        bb_store_relaxed(&es->ults_deviated, es->ults_deviated + 1);
+    if (__builtin_expect(ended % BB_ADAPT_WINDOW == 0, 0) && es->adaptive)
+        bb_technique_adapt(es); /* wherever ULTs run: scheduler or join bypass */
+}
+
 /* First code of every ULT, on its own stack (see bb_switch). */
 void bb_ult_start(void *arg)
 {
@@ -330,15 +343,70 @@ void bb_ult_start(void *arg)
     if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
         serve_requests_at_start(self);
     self->func(self->arg);
+    count_end(bb_self_xstream(), self->ctx != NULL);
     leave_for_good(self, finish_exited);
 }
 
-/* bb_ult_begin with the RETURN step: `u` has its stack. */
+/* SCHED_STACK: `u` borrows the stack the scheduler `sched` runs on, and
+ * gives it back when it returns. If it deviates first, it keeps it: the
+ * switch to `sched`, whose context is NULL and stack gone, lends the
+ * scheduler a new one and restarts it there (bb_switch_to_fresh). Only a
+ * stack from the cache of default-size ULT stacks changes hands, and only
+ * to a ULT that asks no more than that size. */
+static inline bool can_borrow_sched_stack(const bb_xstream *es, const bb_unit *sched,
+                                          const bb_unit *u)
+{
+    return (es->ult_steps & BB_STEP_SCHED_STACK) && !u->stack && sched->lent_stack &&
+           u->stacksize <= sched->stacksize;
+}
+
+static inline void run_on_sched_stack(bb_unit *sched, bb_unit *u)
+{
+    bb_store_relaxed(&u->stack, sched->stack); /* ABT_thread_get_stack may look */
+    u->lent_stack = sched->lent_stack;
+    sched->stack = NULL;
+    sched->lent_stack = 0;
+    bb_fpu_control fpu; /* a ULT's rounding mode stays its own, as after a switch */
+    bb_fpu_control_save(&fpu);
+    bb_ult_called(u); /* as a tasklet */
+    bb_fpu_control_load(&fpu);
+    sched->stack = u->stack;
+    sched->lent_stack = u->lent_stack;
+    bb_store_relaxed(&u->stack, NULL);
+    u->lent_stack = 0;
+}
+
+/* SCHED_RESTART: the restartable scheduler `sched` calls `u` without saving
+ * its context; a ULT that deviates switches to `sched`, whose context is
+ * NULL: that starts the scheduler afresh (bb_switch), on its own stack, and
+ * the frames it had there are dropped. A `u` that returns did not deviate. */
+static void call_unsaved(bb_xstream *es, bb_unit *sched, bb_unit *u)
+{
+    sched->ctx = NULL;
+    if (can_borrow_sched_stack(es, sched, u)) {
+        run_on_sched_stack(sched, u);
+    } else {
+        bb_ult_ensure_stack_on(es, u);
+        bb_ctx_run_on(u->stack, u->stacksize, bb_ult_called, u);
+    }
+    count_end(es, false);
+    bb_store_relaxed(&es->current, sched);
+    bb_unit_terminate(u);
+}
+
+/* bb_ult_begin with the RETURN step. */
 __attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u)
 {
+    if ((es->ult_steps & BB_STEP_SCHED_RESTART) && parent == es->sched_unit &&
+        es->sched_stateless) {
+        call_unsaved(es, parent, u);
+        return;
+    }
+    bb_ult_ensure_stack_on(es, u);
     void *parent_ctx = parent->ctx;
     bb_ctx_call(&parent->ctx, u->stack, u->stacksize, bb_ult_called, u);
     if (bb_load_relaxed(&es->current) == u) {
+        count_end(es, false);
         parent->ctx = parent_ctx;
         bb_store_relaxed(&es->current, parent);
         bb_unit_terminate(u);
@@ -357,8 +425,10 @@ void bb_ult_called(void *arg)
     if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
         serve_requests_at_start(self);
     self->func(self->arg);
-    if (self->ctx)
+    if (self->ctx) {
+        count_end(bb_self_xstream(), true);
         leave_for_good(self, finish_exited);
+    } /* else the caller counts it */
 }
 
 void bb_ult_return_stack(bb_unit *u)

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "bb_technique.h"
+#include "bb_xstream.h"
 
 static const struct {
     const char *name;
@@ -18,6 +19,19 @@ static const struct {
                      "stack from creation to free, returns to its parent if it did not deviate"},
     [BB_TECH_ROC_L] = {"roc-l", BB_STEP_LAZY_STACK | BB_STEP_RETURN,
                        "stack from first run to end, returns to its parent if it did not deviate"},
+    [BB_TECH_SS] = {"ss", BB_STEP_RETURN | BB_STEP_SCHED_RESTART,
+                    "as roc, but the scheduler saves no context and restarts if a ULT deviates"},
+    [BB_TECH_SS_L] = {"ss-l", BB_STEP_LAZY_STACK | BB_STEP_RETURN | BB_STEP_SCHED_RESTART,
+                      "ss with a stack from first run to end"},
+    [BB_TECH_SC] = {"sc",
+                    BB_STEP_LAZY_STACK | BB_STEP_RETURN | BB_STEP_SCHED_RESTART |
+                        BB_STEP_SCHED_STACK,
+                    "runs on the scheduler's stack; a ULT that deviates keeps it and the "
+                    "scheduler restarts on a new one"},
+    [BB_TECH_AUTO] = {"auto",
+                      BB_STEP_LAZY_STACK | BB_STEP_RETURN | BB_STEP_SCHED_RESTART |
+                          BB_STEP_SCHED_STACK,
+                      "sc or full per ES, by the share of ULTs that deviate"},
 };
 
 uint32_t bb_technique_steps(int technique)
@@ -28,6 +42,14 @@ uint32_t bb_technique_steps(int technique)
 const char *bb_technique_name(int technique)
 {
     return techniques[technique].name;
+}
+
+const char *bb_technique_name_of_steps(uint32_t steps)
+{
+    for (int t = 0; t < BB_NUM_TECHNIQUES; t++)
+        if (techniques[t].steps == steps)
+            return techniques[t].name;
+    return "?";
 }
 
 int bb_technique_of_name(const char *name)
@@ -41,4 +63,26 @@ int bb_technique_of_name(const char *name)
 void bb_technique_print(int technique, FILE *out)
 {
     fprintf(out, "%s (%s)", techniques[technique].name, techniques[technique].what);
+}
+
+void bb_technique_adapt(bb_xstream *es)
+{
+    uint64_t ended = es->ults_ended - es->adapt_ended;
+    uint64_t deviated = es->ults_deviated - es->adapt_deviated;
+    if (ended == 0)
+        return;
+    es->adapt_ended = es->ults_ended;
+    es->adapt_deviated = es->ults_deviated;
+    /* A ULT counts when it ends, and one that deviated tends to end later
+     * than its siblings (a yield sends it behind them): a window alone may
+     * see none of a burst's deviations. A running average over the windows
+     * (each weighs a quarter) smooths that out. */
+    uint32_t window = (uint32_t)(deviated * 100 / ended);
+    es->deviation_percent = (3 * es->deviation_percent + window) / 4;
+    uint32_t sc = bb_technique_steps(BB_TECH_SC), full = bb_technique_steps(BB_TECH_FULL);
+    /* Stored atomically: ABT_info_print_xstream may look from elsewhere. */
+    if (es->ult_steps == sc && es->deviation_percent > BB_ADAPT_TO_FULL_PERCENT)
+        bb_store_relaxed(&es->ult_steps, full);
+    else if (es->ult_steps == full && es->deviation_percent < BB_ADAPT_TO_SC_PERCENT)
+        bb_store_relaxed(&es->ult_steps, sc);
 }

@@ -17,13 +17,6 @@
 #include "bb_waiter.h"
 #include "bb_xstream.h"
 
-/* Lay a fresh context for `u` on its stack. */
-static void *make_context(bb_unit *u, void (*entry)(void *), void *arg)
-{
-    bb_sanitizer_fresh_stack(u->stack, u->stacksize);
-    return bb_ctx_make(u->stack, u->stacksize, entry, arg);
-}
-
 /* The runtime's own units (no spec) never migrate. */
 static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
                         uint32_t flags, const bb_unit_spec *spec)
@@ -216,6 +209,8 @@ void bb_unit_release_memory(bb_unit *u)
         bb_unit_free_keys(u);
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
+    if (u->lent_stack) /* a scheduler's, under SC (bb_technique.h) */
+        bb_ult_return_stack(u);
     bb_mem_cache *cache = bb_self_mem_cache();
     u->state = BB_UNIT_STATE_FREE; /* for debuggers walking the descriptor chunks */
     if (__builtin_expect(bb_fiber_tools.any, 0))
@@ -257,17 +252,22 @@ bb_unit *bb_unit_alloc_primary(void)
     return u;
 }
 
-int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out)
+/* A unit for a scheduler loop that starts at entry(unit) on a stack of its
+ * own (its first switch starts it, as a new ULT's does, and so does every
+ * switch to it while its context is NULL: bb_technique.h, SCHED_RESTART),
+ * or, with no entry, for an OS thread's own context (no stack). A lazy
+ * stack (`stacksize` the default ULT one) is lent at its first start. */
+int bb_unit_make_sched(size_t stacksize, bool lazy_stack, void (*entry)(void *), bb_unit **out)
 {
     bb_mem_cache *cache = bb_self_mem_cache();
     bb_unit *u = bb_mem_desc_alloc(cache);
     if (!u)
         return ABT_ERR_MEM;
-    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED, NULL);
+    init_fields(u, NULL, entry, u, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED, NULL);
     u->stack = NULL;
-    u->stacksize = 0;
+    u->stacksize = entry ? stacksize : 0;
     u->state = ABT_THREAD_STATE_RUNNING;
-    if (stacksize) {
+    if (entry && !lazy_stack) {
         uint32_t stack_flags;
         int err = bb_mem_stack_alloc(cache, stacksize, &u->stack, &stack_flags);
         if (err != ABT_SUCCESS) {
@@ -275,8 +275,6 @@ int bb_unit_make_sched(size_t stacksize, void (*entry)(void *), bb_unit **out)
             return err;
         }
         u->flags |= stack_flags;
-        u->stacksize = stacksize;
-        u->ctx = make_context(u, entry, u);
     }
     *out = u;
     return ABT_SUCCESS;

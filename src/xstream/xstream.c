@@ -56,15 +56,27 @@ static void retire_sched(bb_sched *s)
         bb_sched_unclaim(s); /* last: the user may free it from now on */
 }
 
+/* Whether the loop of `s` may be started afresh at any time (the
+ * SCHED_RESTART step, bb_technique.h): a predefined loop keeps what it must
+ * remember in its bb_sched, not on its stack, so that a restart loses
+ * nothing; a user-defined one may not. */
+static bool is_stateless(const bb_sched *s)
+{
+    return s->kind != BB_SCHED_USER;
+}
+
 /* Run the main scheduler until it stops for good. A scheduler replaced by
- * ABT_xstream_set_main_sched stops too; its successor then takes over. */
+ * ABT_xstream_set_main_sched stops too; its successor then takes over.
+ * Restartable: everything it needs to go on is in `es` and the bb_sched. */
 static void run_main_scheds(bb_xstream *es)
 {
     for (;;) {
         bb_sched *s = es->retiring ? es->retiring : es->main_sched;
         s->unit = es->sched_unit;
         es->running_sched = s;
+        es->sched_stateless = is_stateless(s);
         s->run(bb_sched_handle(s));
+        es->sched_stateless = false;
         es->running_sched = NULL;
         if (s != es->retiring)
             return; /* the main scheduler stopped for good */
@@ -76,17 +88,32 @@ static void run_main_scheds(bb_xstream *es)
     }
 }
 
+/* The scheduler of a secondary ES, on a stack of its own (so that it can be
+ * restarted, see run_main_scheds): back to the OS thread once it stops. */
+static void secondary_sched_main(void *arg)
+{
+    bb_unit *sched_unit = arg;
+    bb_xstream *es = sched_unit->xstream;
+    bb_fpu_control_load(&es->sched_fpu);
+    run_main_scheds(es);
+    bb_store_relaxed(&es->current, es->native_unit);
+    bb_switch_exit(sched_unit, es->native_unit, NULL, NULL);
+}
+
 static void *secondary_main(void *arg)
 {
     bb_xstream *es = arg;
     bb_tls_xstream = es;
     es->native_stack = NULL; /* a revived ES runs on a new thread and stack */
     es->native_stack_size = 0;
-    bb_store_relaxed(&es->current, es->sched_unit);
+    es->native_unit->xstream = es;
     es->sched_unit->xstream = es;
+    es->sched_unit->ctx = NULL; /* a revived ES starts its scheduler afresh */
+    bb_fpu_control_save(&es->sched_fpu); /* the OS thread's */
     bb_xstream_apply_binding(es);
     bb_overflow_thread_enter();
-    run_main_scheds(es);
+    bb_store_relaxed(&es->current, es->sched_unit);
+    bb_switch(es->native_unit, es->sched_unit, NULL, NULL); /* until it stops */
     bb_overflow_thread_leave();
     bb_tls_xstream = NULL;
     bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
@@ -95,11 +122,13 @@ static void *secondary_main(void *arg)
 
 /* The primary ES's scheduler runs on a stack of its own, entered the first
  * time the primary ULT yields or blocks. It gives control back to the primary
- * ULT once ABT_finalize has asked it to finish and all work is done. */
+ * ULT once ABT_finalize has asked it to finish and all work is done.
+ * Restartable, like run_main_scheds. */
 static void primary_sched_main(void *arg)
 {
     bb_unit *sched_unit = arg;
     bb_xstream *es = sched_unit->xstream;
+    bb_fpu_control_load(&es->sched_fpu);
     for (;;) {
         run_main_scheds(es);
         if (es->finalizer)
@@ -126,8 +155,25 @@ static int start_thread(bb_xstream *es)
 
 /* ---- creation and destruction -------------------------------------------------- */
 
-static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn sched_entry,
-                       bb_xstream **out)
+/* The unit of the main scheduler `s` of `es`, which starts at `entry`: on a
+ * stack of ABT_SCHED_STACKSIZE, or under SC, if `s` is a predefined loop, on
+ * a default-size ULT stack, lent at its first start, which it gives to a ULT
+ * that deviates (bb_technique.h). */
+static int make_sched_unit(bb_xstream *es, const bb_sched *s, bb_ctx_fn entry)
+{
+    if ((es->ult_steps & BB_STEP_SCHED_STACK) && is_stateless(s))
+        return bb_unit_make_sched(bb_rt.config.thread_stacksize, true, entry, &es->sched_unit);
+    return bb_unit_make_sched(bb_rt.config.sched_stacksize, false, entry, &es->sched_unit);
+}
+
+static void release_units(bb_xstream *es)
+{
+    bb_unit_release(es->sched_unit);
+    if (es->native_unit)
+        bb_unit_release(es->native_unit);
+}
+
+static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream **out)
 {
     bb_xstream *es = bb_mem_alloc_aligned(sizeof(*es));
     if (!es)
@@ -136,15 +182,16 @@ static int new_xstream(bb_sched *s, int rank, size_t sched_stacksize, bb_ctx_fn 
     es->cpuid = -1;
     bb_mem_cache_init(&es->cache);
     es->ult_steps = bb_technique_steps(bb_rt.config.technique);
+    es->adaptive = bb_rt.config.technique == BB_TECH_AUTO;
     es->state = ABT_XSTREAM_STATE_TERMINATED;
-    int err = bb_unit_make_sched(sched_stacksize, sched_entry, &es->sched_unit);
+    int err = make_sched_unit(es, s, sched_entry);
     if (err != ABT_SUCCESS) {
         free(es);
         return err;
     }
     err = bb_xstream_table_add(es, rank);
     if (err != ABT_SUCCESS) {
-        bb_unit_release(es->sched_unit);
+        release_units(es);
         free(es);
         return err;
     }
@@ -163,7 +210,7 @@ static void destroy_xstream(bb_xstream *es)
         bb_sched_destroy_with_pools(es->main_sched);
     else
         retire_sched(es->main_sched);
-    bb_unit_release(es->sched_unit);
+    release_units(es);
     bb_mem_cache_flush(&es->cache);
     free(es->affinity);
     free(es);
@@ -172,15 +219,17 @@ static void destroy_xstream(bb_xstream *es)
 static int create_secondary(bb_sched *s, int rank, ABT_xstream *newxstream)
 {
     bb_xstream *es;
-    int err = new_xstream(s, rank, 0, NULL, &es);
+    int err = new_xstream(s, rank, secondary_sched_main, &es);
     if (err != ABT_SUCCESS)
         return err;
-    err = start_thread(es);
+    err = bb_unit_make_sched(0, false, NULL, &es->native_unit); /* its OS thread's context */
+    if (err == ABT_SUCCESS)
+        err = start_thread(es);
     if (err != ABT_SUCCESS) {
         es->main_sched = NULL; /* the caller keeps its scheduler */
         s->xstream = NULL;
         bb_xstream_table_remove(es);
-        bb_unit_release(es->sched_unit);
+        release_units(es);
         free(es);
         return err;
     }
@@ -196,12 +245,13 @@ int bb_xstream_create_primary(bb_xstream **out)
         return err;
     bb_xstream *es;
     (void)bb_sched_claim(s, BB_SCHED_MAIN); /* new: nobody else has it */
-    err = new_xstream(s, 0, bb_rt.config.sched_stacksize, primary_sched_main, &es);
+    err = new_xstream(s, 0, primary_sched_main, &es);
     if (err != ABT_SUCCESS) {
         bb_sched_destroy(s);
         return err;
     }
     es->is_primary = true;
+    bb_fpu_control_save(&es->sched_fpu); /* that of the thread calling ABT_init */
     es->thread = pthread_self(); /* not joinable (has_thread stays false): for binding */
     es->state = ABT_XSTREAM_STATE_RUNNING;
     es->sched_unit->xstream = es;

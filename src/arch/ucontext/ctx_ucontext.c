@@ -107,6 +107,14 @@ void bb_ctx_call(void **save, void *stack_base, size_t size, void (*entry)(void 
     bb_ctx_jump(save, bb_ctx_make(stack_base, size, call_trampoline, &c), NULL, NULL);
 }
 
+/* Here a context must be saved to come back at all; nobody else sees it,
+ * and it is abandoned if entry leaves for good. */
+void bb_ctx_run_on(void *stack_base, size_t size, void (*entry)(void *), void *arg)
+{
+    void *save;
+    bb_ctx_call(&save, stack_base, size, entry, arg);
+}
+
 void bb_ctx_exit(void *target, void (*fn)(void *), void *arg)
 {
     pending.fn = fn;

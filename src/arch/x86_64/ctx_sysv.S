@@ -16,7 +16,7 @@
  * The saved sp is always 16-byte aligned, so a callback run "on top" of the
  * target context (the `fn` argument) is called with a conforming stack.
  *
- * Six primitives (see src/include/bb_ctx.h for the C view):
+ * Seven primitives (see src/include/bb_ctx.h for the C view):
  *   bb_ctx_make(base, size, entry, arg) -> sp of a fresh context
  *   bb_ctx_jump(&save, sp, fn, arg)    save here, switch to sp, run fn(arg)
  *   bb_ctx_start(&save, base, size, entry, arg)
@@ -24,6 +24,9 @@
  *   bb_ctx_call(&save, base, size, entry, arg)
  *                                      save here, call entry(arg) on a new stack;
  *                                      if entry returns, return here too
+ *   bb_ctx_run_on(base, size, entry, arg)
+ *                                      call entry(arg) on a new stack, saving
+ *                                      only what its return needs
  *   bb_ctx_exit(sp, fn, arg)           switch to sp without saving, run fn(arg)
  *   bb_ctx_exit_start(base, size, fn, arg, entry, entry_arg)
  *                                      move to a new stack without saving, run
@@ -137,6 +140,41 @@ bb_ctx_call:
     movq    %rbx, %rsp                  /* it returned: back to the saved frame */
     jmp     .Lrestore
     .size   bb_ctx_call, .-bb_ctx_call
+
+/* void bb_ctx_run_on(void *base, size_t size, void (*entry)(void *), void *arg):
+ * call entry(arg) on top of another stack, as a function. Nothing is
+ * published: the caller's context can only be resumed by entry's return,
+ * which preserves the callee-saved registers by itself; only the stack
+ * pointer (in rbp, callee-saved) and the FPU control state (which a ULT may
+ * change, and bb_ctx_call restores too) are kept. If entry leaves for good
+ * instead, this frame is simply abandoned (the SCHED_RESTART step). The CFI
+ * lets a debugger walk from entry back into the caller. */
+    .globl  bb_ctx_run_on
+    .hidden bb_ctx_run_on
+    .type   bb_ctx_run_on, @function
+    .p2align 4
+bb_ctx_run_on:
+    .cfi_startproc
+    pushq   %rbp
+    .cfi_def_cfa_offset 16
+    .cfi_offset %rbp, -16
+    movq    %rsp, %rbp                  /* the way back, across entry */
+    .cfi_def_cfa_register %rbp
+    subq    $16, %rsp                   /* keeps the 16-byte alignment */
+    stmxcsr (%rsp)
+    fnstcw  4(%rsp)
+    leaq    (%rdi,%rsi), %rsp           /* now on top of the new stack ... */
+    andq    $-16, %rsp                  /* ... aligned for the call */
+    movq    %rcx, %rdi
+    callq   *%rdx                       /* entry(arg) */
+    ldmxcsr -16(%rbp)                   /* it returned: the caller's FPU control */
+    fldcw   -12(%rbp)
+    movq    %rbp, %rsp
+    popq    %rbp
+    .cfi_def_cfa %rsp, 8
+    ret
+    .cfi_endproc
+    .size   bb_ctx_run_on, .-bb_ctx_run_on
 
 /* void bb_ctx_exit(void *target_sp, void (*fn)(void *), void *arg): no return.
  * Used by a finishing ULT: its registers are dead, so nothing is saved. */

@@ -1,0 +1,133 @@
+/* ABT_THREAD_TECHNIQUE=auto (bb_technique.h, bb_technique_adapt): each ES
+ * starts as sc and follows the share of its ULTs that deviate, as
+ * ABT_info_print_xstream shows ("technique   : <name> (chosen by auto)"
+ * and "ULTs ended  : N, M of them deviated"):
+ *  - on the primary ES (private pool) and on a secondary ES, rounds of
+ *    ULTs that all yield once turn the ES to full; rounds of ULTs that never
+ *    deviate turn it back to sc; 20% deviating ULTs, between the two
+ *    thresholds, leave either choice as it is;
+ *  - the counts grow by what ran, deviated ULTs included;
+ *  - under another technique the line names it, without "auto", and never
+ *    changes. */
+#include <string.h>
+#include "bb_test.h"
+
+#define ROUND 512 /* at least two of auto's windows of 256 ULTs */
+
+static void body(void *arg)
+{
+    if (arg)
+        ABT_thread_yield();
+}
+
+/* The technique line and the counts of `es`, from ABT_info_print_xstream. */
+static void look(ABT_xstream es, char *name, size_t cap, int *by_auto,
+                 unsigned long long *ended, unsigned long long *deviated)
+{
+    char buf[4096] = {0};
+    FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+    CHECK(f != NULL);
+    CHECK_OK(ABT_info_print_xstream(f, es));
+    fclose(f);
+    const char *t = strstr(buf, "technique   : ");
+    const char *u = strstr(buf, "ULTs ended  : ");
+    CHECK(t != NULL && u != NULL);
+    if (!t || !u)
+        return;
+    t += strlen("technique   : ");
+    size_t n = strcspn(t, " \n");
+    snprintf(name, cap, "%.*s", (int)n, t);
+    *by_auto = strncmp(t + n, " (chosen by auto)", 17) == 0;
+    CHECK_EQ(sscanf(u, "ULTs ended  : %llu, %llu of them deviated", ended, deviated), 2);
+}
+
+/* ROUND ULTs into `pool`, `percent` of them yielding once, spread evenly;
+ * freed by the caller. */
+static void run_round(ABT_pool pool, int percent)
+{
+    static ABT_thread ths[ROUND];
+    for (int i = 0; i < ROUND; i++) {
+        int y = (i + 1) * percent / 100 > i * percent / 100;
+        CHECK_OK(ABT_thread_create(pool, body, y ? (void *)1 : NULL, ABT_THREAD_ATTR_NULL,
+                                   &ths[i]));
+    }
+    for (int i = 0; i < ROUND; i++)
+        CHECK_OK(ABT_thread_free(&ths[i]));
+}
+
+static void expect(ABT_xstream es, const char *want, int auto_on, const char *when)
+{
+    char name[32] = "";
+    int by_auto = -1;
+    unsigned long long ended = 0, deviated = 0;
+    look(es, name, sizeof(name), &by_auto, &ended, &deviated);
+    if (strcmp(name, want) != 0 || by_auto != auto_on)
+        BB_FAIL_AT("%s: technique %s%s, expected %s%s (%llu ULTs ended, %llu deviated)", when,
+                   name, by_auto ? " (auto)" : "", want, auto_on ? " (auto)" : "", ended,
+                   deviated);
+}
+
+/* The sequence of rounds on the ES that serves `pool`. */
+static void adapt_on(ABT_xstream es, ABT_pool pool, const char *where)
+{
+    char name[32];
+    int by_auto;
+    unsigned long long e0, d0, e1, d1;
+    look(es, name, sizeof(name), &by_auto, &e0, &d0);
+    expect(es, "sc", 1, where);
+    run_round(pool, 0);
+    expect(es, "sc", 1, where);
+    for (int r = 0; r < 3; r++)
+        run_round(pool, 100);
+    expect(es, "full", 1, where);
+    run_round(pool, 20); /* between the thresholds: stays */
+    expect(es, "full", 1, where);
+    for (int r = 0; r < 5; r++)
+        run_round(pool, 0);
+    expect(es, "sc", 1, where);
+    run_round(pool, 20);
+    expect(es, "sc", 1, where);
+    look(es, name, sizeof(name), &by_auto, &e1, &d1);
+    CHECK(e1 - e0 >= 11ull * ROUND && d1 - d0 >= 3ull * ROUND);
+}
+
+static void on_secondary(void *arg)
+{
+    ABT_pool pool;
+    ABT_xstream self;
+    CHECK_OK(ABT_self_get_xstream(&self));
+    CHECK_OK(ABT_xstream_get_main_pools(self, 1, &pool));
+    adapt_on(self, pool, arg);
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(60);
+    setenv("ABT_THREAD_TECHNIQUE", "auto", 1);
+    CHECK_OK(ABT_init(0, NULL));
+    ABT_xstream es0, es1;
+    ABT_pool priv, pool1;
+    CHECK_OK(ABT_xstream_self(&es0));
+    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_TRUE, &priv));
+    CHECK_OK(ABT_xstream_set_main_sched_basic(es0, ABT_SCHED_BASIC, 1, &priv));
+    adapt_on(es0, priv, "primary ES");
+
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es1));
+    CHECK_OK(ABT_xstream_get_main_pools(es1, 1, &pool1));
+    ABT_thread t;
+    CHECK_OK(ABT_thread_create(pool1, on_secondary, "secondary ES", ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_free(&t));
+    CHECK_OK(ABT_xstream_free(&es1));
+    CHECK_OK(ABT_finalize());
+
+    setenv("ABT_THREAD_TECHNIQUE", "roc-l", 1);
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_xstream_self(&es0));
+    CHECK_OK(ABT_xstream_get_main_pools(es0, 1, &priv));
+    expect(es0, "roc-l", 0, "roc-l");
+    for (int r = 0; r < 3; r++)
+        run_round(priv, 100);
+    expect(es0, "roc-l", 0, "roc-l after deviations");
+    CHECK_OK(ABT_finalize());
+    BB_TEST_END();
+}
