@@ -6,9 +6,9 @@
 #   bench/report.sh [BUILD_DIR]   BUILD_DIR defaults to ../build next to this
 #                                 script; programs in BUILD_DIR/bench (or in
 #                                 BUILD_DIR itself). Builds nothing.
-#   QUICK=1 bench/report.sh ...   fewer runs and iterations: about 30 s
-#                                 instead of about 2 minutes (for testing the
-#                                 report, not for numbers)
+#   QUICK=1 bench/report.sh ...   fewer runs and iterations: about 2.5
+#                                 minutes instead of about 6.5 on 2 CPUs (for
+#                                 testing the report, not for numbers)
 #   RUNS=N, OUT=DIR               runs per wall-time measurement (9, QUICK 3);
 #                                 output directory (bench/results)
 #   TIMEOUT=S                     seconds one program run may take, under
@@ -44,8 +44,16 @@ PHASE_NS="64 256 1024 4096 16384 65536" # figure 1
 ES_LIST="1 2"                            # figure 3; multi_es takes any E
 YIELD_NS="2 16 256 4096"                 # figure 4
 PTHREAD_NS="64 256"                      # figure 5
-TECHNIQUES="full full-l roc roc-l"       # figure 6 (ABT_THREAD_TECHNIQUE)
+# Figures 6-9 run once per name in TECHNIQUES, as ABT_THREAD_TECHNIQUE; any
+# names work (a name the library does not know: it warns and runs "full").
+TECHNIQUES="full full-l roc roc-l"       # figures 6-9 (ABT_THREAD_TECHNIQUE)
 DEVIATIONS="0 0.01 0.1 0.25 0.5 1"       # figure 6
+FJ_NS="64 256 1024 4096 16384"           # figure 7 (N at D = 0 and D = 1)
+MEM_N=65536                              # figure 8 (live ULTs)
+MEM_DEVIATIONS="0 0.1 0.5 1"             # figure 8
+FIB_N=20                                 # figure 9: fib(FIB_N), 21,890 ULTs a round
+KMEANS_RS="1 4 16 64"                    # figure 9: replicas per cluster
+KMEANS_POINTS=8192                       # figure 9: ULTs per KMeans iteration
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench_lib.sh
@@ -73,8 +81,8 @@ for step in "${STEPS[@]}"; do
         unset "$v"
     done
 done
-[ -x "$bin/phases" ] && [ -x "$bin/pthreads" ] || {
-    echo "report.sh: $bin lacks phases or pthreads: rebuild" >&2
+[ -x "$bin/phases" ] && [ -x "$bin/pthreads" ] && [ -x "$bin/fib" ] && [ -x "$bin/kmeans" ] || {
+    echo "report.sh: $bin lacks phases, pthreads, fib or kmeans: rebuild" >&2
     exit 1
 }
 QUICK=${QUICK:-0}
@@ -85,8 +93,11 @@ if [ "$QUICK" = 1 ]; then
     SWITCHES=524288  # switches per timed loop, yield programs
     PT_THREADS=512   # threads per timed loop, pthreads fork-join
     PT_ROUNDS=20000  # round trips, sched_yield ping-pong
+    FIB_REPS=4       # timed rounds of fib(FIB_N)
+    KMEANS_ITERS=4   # timed KMeans iterations
 else
-    # About 2 minutes on 2 cores. phases with N >= 16384 ULTs is the long
+    # About 6.5 minutes on 2 cores, 2.5 of them figures 7-9 (figure 7's
+    # callgrind runs the most). phases with N >= 16384 ULTs is the long
     # part: ~9 us per ULT today, 2.4 s per run.
     RUNS=${RUNS:-9}
     PHASE_OPS=262144
@@ -94,7 +105,10 @@ else
     SWITCHES=8388608
     PT_THREADS=2560
     PT_ROUNDS=100000
+    FIB_REPS=40
+    KMEANS_ITERS=20
 fi
+MEM_RUNS=$((RUNS < 3 ? RUNS : 3)) # figure 8: peak RSS hardly varies
 TIMEOUT=${TIMEOUT:-120}
 out=${OUT:-$here/results}
 mkdir -p "$out" || exit 1
@@ -619,6 +633,228 @@ plot ${plot_lines//COL/2}
 set title "instructions (callgrind)"
 set ylabel "instructions per ULT"
 plot ${plot_lines//COL/5}
+unset multiplot
+GP
+
+# A technique name as a file name part (any name works in TECHNIQUES).
+tfile() { echo "${1//[^A-Za-z0-9_.-]/_}"; }
+# The plot clause "FILE" using 1:COL with linespoints title "TECH", one per
+# technique, FILE being $data/PREFIX<technique>SUFFIX.tsv (COL to be replaced)
+tech_lines() {
+    local prefix=$1 suffix=$2 lines='' tech
+    for tech in $TECHNIQUES; do
+        lines+="${lines:+, }\"$data/$prefix$(tfile "$tech")$suffix.tsv\" using 1:COL with linespoints title \"$tech\""
+    done
+    echo "$lines"
+}
+ns_xtics() { tr ' ' '\n' <<<"$1" | awk '{ printf "%s\"%s\" %s", (NR > 1 ? ", " : ""), $1, $1 }'; }
+# A log-scale x range with some room around the numbers of the list $1
+log_xrange() { tr ' ' '\n' <<<"$1" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+    END { printf "[%g:%g]", lo / 1.6, hi * 1.6 }'; }
+
+# ---- Figure 7: threading techniques vs number of ULTs ---------------------------
+log "figure 7: threading techniques vs N"
+md
+md "## 7. Threading techniques vs number of ULTs (Iwasaki et al., Figure 23)"
+md
+md "\`deviation D N REPS\` under each \`ABT_THREAD_TECHNIQUE\`, as figure 6, for"
+md "N = ${FJ_NS// /, } ULTs per round at D = 0 (no ULT yields) and D = 1 (every"
+md "ULT yields once): the main ULT creates N ULTs in a private FIFO pool and"
+md "frees them. Per ULT (fork + join), REPS = max(2, $OPS / N) rounds, $RUNS"
+md "runs, median (min–max); instructions from callgrind at max(2, 16384 / N)"
+md "rounds and twice that. With few ULTs every stack stays in the caches, so"
+md "the lazy stacks (\`-l\`) can only cost; the paper saw them pay off from a"
+md "few thousand ULTs."
+md
+hdr="| technique | D |" sep="|---|---|"
+for n in $FJ_NS; do hdr+=" N=$n ns | N=$n instr |"; sep+="---|---|"; done
+md "$hdr"
+md "$sep"
+for tech in $TECHNIQUES; do
+    for d in 0 1; do
+        row="| $tech | $d |"
+        tsv=$data/fj_$(tfile "$tech")_d$d.tsv
+        : >"$tsv"
+        for n in $FJ_NS; do
+            reps=$(max 2 $((OPS / n)))
+            if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$RUNS" deviation $d $n $reps); then
+                row+=" FAILED | – |"
+                continue
+            fi
+            t=$(msum ns_per_op "$outs")
+            ins=-
+            if [ "$have_cg" = 1 ]; then
+                small=$(max 2 $((16384 / n)))
+                ins=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" cg_per_op "$d $n $small" "$d $n $((2 * small))" deviation) ||
+                    ins=FAILED
+            fi
+            row+=" $(cell "$t") | $ins |"
+            printf '%s\t%s\t%s\n' "$n" "${t// /$'\t'}" "$(num "$ins")" >>"$tsv"
+        done
+        md "$row"
+    done
+done
+md
+md "Argobots 1.2 (PEERS.md, \`deviation\` N = 4096): 508.8 instructions at D = 0,"
+md "688.3 at D = 1; it has only full and full-l."
+plot fig7_techniques_n "Figure 7: threading techniques vs number of ULTs" <<GP >&3
+set multiplot layout 2,2 title "Figure 7: ULT fork-join vs N at D = 0 and D = 1, per ULT"
+set logscale x
+set xrange $(log_xrange "$FJ_NS")
+set xlabel "N (ULTs per round)"
+set xtics ($(ns_xtics "$FJ_NS"))
+set key top left
+set yrange [0:*]
+set ylabel "ns per ULT"
+set title "D = 0: wall time (median of $RUNS runs)"
+plot $(l=$(tech_lines fj_ _d0); echo "${l//COL/2}")
+set title "D = 1: wall time (median of $RUNS runs)"
+plot $(l=$(tech_lines fj_ _d1); echo "${l//COL/2}")
+set ylabel "instructions per ULT"
+set title "D = 0: instructions (callgrind)"
+plot $(l=$(tech_lines fj_ _d0); echo "${l//COL/5}")
+set title "D = 1: instructions (callgrind)"
+plot $(l=$(tech_lines fj_ _d1); echo "${l//COL/5}")
+unset multiplot
+GP
+
+# ---- Figure 8: threading techniques, memory vs deviation ------------------------
+log "figure 8: threading techniques, memory"
+md
+md "## 8. Threading techniques: peak memory vs deviation (Iwasaki et al., Figure 24)"
+md
+md "\`memory $MEM_N D\` under each \`ABT_THREAD_TECHNIQUE\`: the main ULT creates"
+md "$MEM_N ULTs (16 KiB stacks) in a private FIFO pool, none of which runs"
+md "before all exist, then frees them in creation order; a share D of them,"
+md "spread evenly, yield once, so they end only after the ULTs behind them"
+md "have run, still holding a stack. Peak RSS of the process (\`ru_maxrss\`),"
+md "MiB, median (min–max) of $MEM_RUNS runs. Eager stacks hold one stack per"
+md "ULT from creation ($MEM_N × 16 KiB = $((MEM_N * 16 / 1024)) MiB of address space; RSS counts"
+md "only the touched pages); lazy stacks (\`-l\`) only one per running or"
+md "yielded ULT, about D × $MEM_N. No instruction counts: valgrind cannot"
+md "hold that many separately mapped stacks."
+md
+hdr="| technique |" sep="|---|"
+for d in $MEM_DEVIATIONS; do hdr+=" D=$d MiB |"; sep+="---|"; done
+md "$hdr"
+md "$sep"
+for tech in $TECHNIQUES; do
+    row="| $tech |"
+    tsv=$data/mem_$(tfile "$tech").tsv
+    : >"$tsv"
+    for d in $MEM_DEVIATIONS; do
+        if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$MEM_RUNS" memory $MEM_N $d); then
+            row+=" $(tail -n1 <<<"$outs") |"
+            continue
+        fi
+        m=$(msum rss_mib "$outs")
+        row+=" $(cell "$m") |"
+        printf '%s\t%s\n' "$d" "${m// /$'\t'}" >>"$tsv"
+    done
+    md "$row"
+done
+md
+md "Iwasaki et al. (Skylake, Argobots with their techniques): about 1 GB for"
+md "every technique without lazy stacks at any D; with them, close to nothing"
+md "at D = 0, growing with D."
+plot fig8_techniques_memory "Figure 8: threading techniques, peak memory vs deviation" <<GP >&3
+set title "Figure 8: peak RSS with $MEM_N ULTs alive vs deviation probability D (median of $MEM_RUNS runs; bars: min-max)"
+set xlabel "D (share of ULTs that yield once)"
+set ylabel "peak RSS (MiB)"
+set key top left
+set yrange [0:*]
+set xrange [-0.05:1.05]
+plot $(l=$(tech_lines mem_ ""); l=${l//with linespoints/with yerrorlines}; echo "${l//1:COL/1:2:3:4}")
+GP
+
+# ---- Figure 9: threading techniques on two workloads -------------------------------
+log "figure 9: threading techniques, fib and kmeans"
+md
+md "## 9. Threading techniques on divide and conquer and KMeans (Iwasaki et al., Sections 4.2-4.3)"
+md
+md "\`fib $FIB_N $FIB_REPS\`: the main ULT (private FIFO pool) computes fib($FIB_N);"
+md "every node with n ≥ 2 creates two child ULTs for n-1 and n-2 and frees them"
+md "(newest first), a leaf (n < 2) returns n at once: about half the ULTs are"
+md "leaves, which never deviate, and the inner nodes all wait for their"
+md "children (the ExaFMM shape of Section 4.3). $FIB_REPS timed rounds after one"
+md "untimed, $RUNS runs; per ULT; instructions from callgrind at 2 and 4 rounds."
+md
+md "| technique | fib ns per ULT | fib instr per ULT |"
+md "|---|---|---|"
+: >"$data/fib.tsv"
+i=0
+for tech in $TECHNIQUES; do
+    if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$RUNS" fib $FIB_N $FIB_REPS); then
+        failed_row 3 "$outs" "$tech"
+        continue
+    fi
+    t=$(msum ns_per_ult "$outs")
+    ins=-
+    if [ "$have_cg" = 1 ]; then
+        ins=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" cg_per_op "$FIB_N 2" "$FIB_N 4" fib) || ins=FAILED
+    fi
+    md "| $tech | $(cell "$t") | $ins |"
+    printf '%s\t"%s"\t%s\t%s\n' "$i" "$tech" "${t// /$'\t'}" "$(num "$ins")" >>"$data/fib.tsv"
+    i=$((i + 1))
+done
+md
+md "\`kmeans R $KMEANS_ITERS $KMEANS_POINTS\`: $KMEANS_POINTS points of 8 features,"
+md "4 clusters, 2 ESs (the primary and one secondary, each a basic scheduler"
+md "over its own MPMC FIFO pool). Per iteration the main ULT and a worker ULT on"
+md "the secondary ES (after a start gate) each create one ULT per point of"
+md "their half into their own pool and free them; a point's ULT finds the"
+md "nearest centre and adds itself to partial sum (cluster, point mod R) under"
+md "that sum's \`ABT_mutex\`; then the main ULT adds up the replicas. A ULT that"
+md "finds its mutex held blocks in \`ABT_mutex_lock\` (a deviation), so a"
+md "larger R means less contention. $KMEANS_ITERS timed iterations after one"
+md "untimed, $RUNS runs; per point ULT, the reduction included. Contended: the"
+md "share of ULTs whose \`ABT_mutex_trylock\` failed before they called"
+md "\`ABT_mutex_lock\`; switched: the share during whose \`ABT_mutex_lock\`"
+md "another ULT of the same ES started (a lower bound for the deviations)."
+md "Both medians of the runs. The result is checked against a sequential"
+md "KMeans. No instruction counts: two ESs that poll and meet at random do not"
+md "make a repeatable count. The two ESs compete only while both have a CPU;"
+md "on a loaded machine they often do not, and contention drops."
+md
+md "| technique | R | ns per ULT | contended % | switched % |"
+md "|---|---|---|---|---|"
+for tech in $TECHNIQUES; do
+    tsv=$data/km_$(tfile "$tech").tsv
+    : >"$tsv"
+    for r in $KMEANS_RS; do
+        if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$RUNS" kmeans $r $KMEANS_ITERS $KMEANS_POINTS); then
+            failed_row 5 "$outs" "$tech" "$r"
+            continue
+        fi
+        t=$(msum ns_per_ult "$outs") c=$(msum contended_pct "$outs") sw=$(msum switched_pct "$outs")
+        md "| $tech | $r | $(cell "$t") | ${c%% *} | ${sw%% *} |"
+        printf '%s\t%s\t%s\n' "$r" "${t// /$'\t'}" "${c%% *}" >>"$tsv"
+    done
+done
+plot fig9_techniques_apps "Figure 9: threading techniques on fib and kmeans" <<GP >&3
+set multiplot layout 2,2 title "Figure 9: fib($FIB_N) and KMeans ($KMEANS_POINTS points, 2 ESs), per ULT (medians of $RUNS runs)"
+set style fill solid 0.6 border -1
+set boxwidth 0.6
+set yrange [0:*]
+set xrange [-0.6:$i - 0.4]
+set title "fib: wall time (bars: min-max)"
+set ylabel "ns per ULT"
+plot "$data/fib.tsv" using 1:3:xtic(2) with boxes notitle lc rgb "#4a7ebb", \\
+     "" using 1:3:4:5 with yerrorbars notitle lc rgb "black" pt -1
+set title "fib: instructions (callgrind)"
+set ylabel "instructions per ULT"
+plot "$data/fib.tsv" using 1:6:xtic(2) with boxes notitle lc rgb "#bb7e4a"
+set logscale x 2
+set xrange $(log_xrange "$KMEANS_RS")
+set xlabel "R (partial sums per cluster)"
+set xtics ($(ns_xtics "$KMEANS_RS"))
+set key top right
+set title "KMeans: wall time (bars: min-max)"
+set ylabel "ns per ULT"
+plot $(l=$(tech_lines km_ ""); l=${l//with linespoints/with yerrorlines}; echo "${l//1:COL/1:2:3:4}")
+set title "KMeans: ULTs that found their mutex held (trylock failed)"
+set ylabel "contended (% of ULTs)"
+plot $(l=$(tech_lines km_ ""); echo "${l//COL/5}")
 unset multiplot
 GP
 
