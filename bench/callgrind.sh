@@ -61,7 +61,7 @@ case_ "deviation" "N=4096, D=0.5, per ULT" 543.6 "0.5 4096 10" "0.5 4096 20" dev
 case_ "deviation" "N=4096, D=1.0, per ULT" 688.3 "1.0 4096 10" "1.0 4096 20" deviation
 # The same workload under each threading technique (ABT_THREAD_TECHNIQUE):
 # report.sh's figure 6 has every D.
-for t_ in full full-l roc roc-l; do
+for t_ in full full-l roc roc-l ss ss-l sc auto; do
     for d_ in 0 1.0; do
         BENCH_ENV="ABT_THREAD_TECHNIQUE=$t_" case_ "deviation, technique $t_" "N=4096, D=$d_, per ULT" "" \
             "$d_ 4096 10" "$d_ 4096 20" deviation
