@@ -116,6 +116,9 @@ int main(void)
     CHECK_OK(ABT_xstream_get_main_pools(es1, 1, &pool1));
     ABT_thread t;
     CHECK_OK(ABT_thread_create(pool1, on_secondary, "secondary ES", ABT_THREAD_ATTR_NULL, &t));
+    /* Joined through its ES: ES1 may not wake the primary ULT, which waits
+     * in ES0's private pool. */
+    CHECK_OK(ABT_xstream_join(es1));
     CHECK_OK(ABT_thread_free(&t));
     CHECK_OK(ABT_xstream_free(&es1));
     CHECK_OK(ABT_finalize());

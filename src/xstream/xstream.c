@@ -158,10 +158,12 @@ static int start_thread(bb_xstream *es)
 /* The unit of the main scheduler `s` of `es`, which starts at `entry`: on a
  * stack of ABT_SCHED_STACKSIZE, or under SC, if `s` is a predefined loop, on
  * a default-size ULT stack, lent at its first start, which it gives to a ULT
- * that deviates (bb_technique.h). */
+ * that deviates (bb_technique.h). Not while a sanitizer or valgrind watches:
+ * no ULT runs on the scheduler's stack then (BB_SHORTCUT_RETURN), and their
+ * frames are several times larger. */
 static int make_sched_unit(bb_xstream *es, const bb_sched *s, bb_ctx_fn entry)
 {
-    if ((es->ult_steps & BB_STEP_SCHED_STACK) && is_stateless(s))
+    if ((es->ult_steps & BB_STEP_SCHED_STACK) && is_stateless(s) && !bb_fiber_tools.any)
         return bb_unit_make_sched(bb_rt.config.thread_stacksize, true, entry, &es->sched_unit);
     return bb_unit_make_sched(bb_rt.config.sched_stacksize, false, entry, &es->sched_unit);
 }
