@@ -730,7 +730,7 @@ md "spread evenly, yield once, so they end only after the ULTs behind them"
 md "have run, still holding a stack. Peak RSS of the process (\`ru_maxrss\`),"
 md "MiB, median (min–max) of $MEM_RUNS runs. Eager stacks hold one stack per"
 md "ULT from creation ($MEM_N × 16 KiB = $((MEM_N * 16 / 1024)) MiB of address space; RSS counts"
-md "only the touched pages); lazy stacks (\`-l\`) only one per running or"
+md "only the touched pages); lazy stacks (\`-l\`, sc, auto) only one per running or"
 md "yielded ULT, about D × $MEM_N. No instruction counts: valgrind cannot"
 md "hold that many separately mapped stacks."
 md

@@ -65,6 +65,15 @@ struct bb_sched {
     uint64_t random;           /* RANDWS: state of the victim picker */
 };
 
+/* Whether the loop of `s` may be started afresh at any time (the
+ * SCHED_RESTART step, bb_technique.h): a predefined loop keeps what it must
+ * remember in its bb_sched, not on its stack, so that a restart loses
+ * nothing; a user-defined one may not. */
+static inline bool bb_sched_is_stateless(const bb_sched *s)
+{
+    return s->kind != BB_SCHED_USER;
+}
+
 /* Take an unused scheduler for `use` (MAIN or IN_POOL); false if somebody
  * uses it already. Atomic: two ESs may race for one scheduler. */
 static inline bool bb_sched_claim(bb_sched *s, int use)

@@ -23,7 +23,7 @@
  *    started afresh on its stack ("stack separation", SS). Only a stateless
  *    scheduler can be restarted: the ES's main scheduler when it is a
  *    predefined loop, which keeps its state in its bb_sched, not on its
- *    stack (bb_xstream.sched_restartable).
+ *    stack (bb_sched_is_stateless).
  *  - SCHED_STACK: the scheduler calls a ULT that has no stack yet on its
  *    own stack, as a tasklet; the ULT gets a stack only by deviating, and
  *    then it keeps the scheduler's, and the scheduler restarts on a new one

@@ -28,7 +28,6 @@ struct bb_xstream {
     bb_mem_cache cache;        /* free descriptors and stacks */
     bb_sched *main_sched;
     bb_unit *sched_unit;       /* the ULT that runs the main scheduler loop */
-    bool sched_stateless;      /* that loop may be started afresh (bb_technique.h) */
     bool adaptive;             /* ABT_THREAD_TECHNIQUE=auto: ult_steps change (bb_technique.h) */
     uint64_t ults_ended;       /* ULTs that ended on it, and how many of them had */
     uint64_t ults_deviated;    /* deviated (saved their context at least once) */

@@ -19,6 +19,7 @@
 #include "bb_switch.h"
 #include "bb_mem.h"
 #include "bb_pool.h"
+#include "bb_sched.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_wait.h"
@@ -398,7 +399,7 @@ static void call_unsaved(bb_xstream *es, bb_unit *sched, bb_unit *u)
 __attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u)
 {
     if ((es->ult_steps & BB_STEP_SCHED_RESTART) && parent == es->sched_unit &&
-        es->sched_stateless) {
+        es->running_sched && bb_sched_is_stateless(es->running_sched)) {
         call_unsaved(es, parent, u);
         return;
     }

@@ -56,15 +56,6 @@ static void retire_sched(bb_sched *s)
         bb_sched_unclaim(s); /* last: the user may free it from now on */
 }
 
-/* Whether the loop of `s` may be started afresh at any time (the
- * SCHED_RESTART step, bb_technique.h): a predefined loop keeps what it must
- * remember in its bb_sched, not on its stack, so that a restart loses
- * nothing; a user-defined one may not. */
-static bool is_stateless(const bb_sched *s)
-{
-    return s->kind != BB_SCHED_USER;
-}
-
 /* Run the main scheduler until it stops for good. A scheduler replaced by
  * ABT_xstream_set_main_sched stops too; its successor then takes over.
  * Restartable: everything it needs to go on is in `es` and the bb_sched. */
@@ -74,9 +65,7 @@ static void run_main_scheds(bb_xstream *es)
         bb_sched *s = es->retiring ? es->retiring : es->main_sched;
         s->unit = es->sched_unit;
         es->running_sched = s;
-        es->sched_stateless = is_stateless(s);
         s->run(bb_sched_handle(s));
-        es->sched_stateless = false;
         es->running_sched = NULL;
         if (s != es->retiring)
             return; /* the main scheduler stopped for good */
@@ -163,7 +152,8 @@ static int start_thread(bb_xstream *es)
  * frames are several times larger. */
 static int make_sched_unit(bb_xstream *es, const bb_sched *s, bb_ctx_fn entry)
 {
-    if ((es->ult_steps & BB_STEP_SCHED_STACK) && is_stateless(s) && !bb_fiber_tools.any)
+    if ((es->ult_steps & BB_STEP_SCHED_STACK) && bb_sched_is_stateless(s) &&
+        !bb_fiber_tools.any)
         return bb_unit_make_sched(bb_rt.config.thread_stacksize, true, entry, &es->sched_unit);
     return bb_unit_make_sched(bb_rt.config.sched_stacksize, false, entry, &es->sched_unit);
 }
