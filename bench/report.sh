@@ -591,50 +591,80 @@ md "at 5 and 10 rounds. \`full\`: stack from creation, a switch on each side;"
 md "\`-l\`: a lazy stack, lent at the first run and given back at the end;"
 md "\`roc\`: a ULT that did not deviate returns to the scheduler that called it."
 md
-hdr="| technique |" sep="|---|"
-for d in $DEVIATIONS; do hdr+=" D=$d ns | D=$d instr |"; sep+="---|---|"; done
-md "$hdr"
-md "$sep"
-reps=$(max 2 $((OPS / 4096)))
-for tech in $TECHNIQUES; do
-    row="| $tech |"
-    : >"$data/tech_$tech.tsv"
-    for d in $DEVIATIONS; do
-        if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$RUNS" deviation "$d" 4096 "$reps"); then
-            row+=" FAILED | – |"
-            continue
-        fi
-        t=$(msum ns_per_op "$outs")
-        ins=-
-        if [ "$have_cg" = 1 ]; then
-            ins=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" cg_per_op "$d 4096 5" "$d 4096 10" deviation) ||
-                ins=FAILED
-        fi
-        row+=" $(cell "$t") | $ins |"
-        printf '%s\t%s\t%s\n' "$d" "${t// /$'\t'}" "$(num "$ins")" >>"$data/tech_$tech.tsv"
+# deviation_rows ORDER TECH:LABEL ...: the table, one row per technique:
+# `deviation D 4096 REPS ORDER` under ABT_THREAD_TECHNIQUE=TECH for each D,
+# its data in $data/tech_LABEL.tsv. Prints the plot clauses, one line per
+# technique, as tech_lines does.
+deviation_rows() {
+    local order=$1 hdr="| technique |" sep="|---|" reps d t ins row pair tech label lines=''
+    shift
+    for d in $DEVIATIONS; do hdr+=" D=$d ns | D=$d instr |"; sep+="---|---|"; done
+    md "$hdr"
+    md "$sep"
+    reps=$(max 2 $((OPS / 4096)))
+    for pair in "$@"; do
+        tech=${pair%%:*} label=${pair#*:}
+        row="| $label |"
+        : >"$data/tech_$label.tsv"
+        for d in $DEVIATIONS; do
+            if ! outs=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" run_repeat "$RUNS" deviation "$d" 4096 "$reps" "$order"); then
+                row+=" FAILED | – |"
+                continue
+            fi
+            t=$(msum ns_per_op "$outs")
+            ins=-
+            if [ "$have_cg" = 1 ]; then
+                ins=$(BENCH_ENV="ABT_THREAD_TECHNIQUE=$tech" cg_per_op "$d 4096 5 $order" "$d 4096 10 $order" deviation) ||
+                    ins=FAILED
+            fi
+            row+=" $(cell "$t") | $ins |"
+            printf '%s\t%s\t%s\n' "$d" "${t// /$'\t'}" "$(num "$ins")" >>"$data/tech_$label.tsv"
+        done
+        md "$row"
+        lines+="${lines:+, }\"$data/tech_$label.tsv\" using 1:COL with linespoints title \"$label\""
     done
-    md "$row"
-done
-md
-md "Argobots 1.2 (PEERS.md, \`deviation\`): 508.8 / 471.2 / 543.6 / 688.3"
-md "instructions at D = 0 / 0.25 / 0.5 / 1.0; it has only full and full-l."
-plot_lines=
-for tech in $TECHNIQUES; do
-    plot_lines+="${plot_lines:+, }\"$data/tech_$tech.tsv\" using 1:COL with linespoints title \"$tech\""
-done
-plot fig6_techniques "Figure 6: threading techniques vs deviation" <<GP >&3
-set multiplot layout 1,2 title "Figure 6: ULT fork-join vs deviation probability D, N = 4096, per ULT"
+    echo "$lines"
+}
+
+# deviation_plot NAME TITLE LINES: figure 6's two plots
+deviation_plot() {
+    plot "$1" "$2" <<GP >&3
+set multiplot layout 1,2 title "$2, N = 4096, per ULT"
 set xlabel "D (share of ULTs that yield once)"
 set key top left
 set yrange [0:*]
 set title "wall time (median of $RUNS runs)"
 set ylabel "ns per ULT"
-plot ${plot_lines//COL/2}
+plot ${3//COL/2}
 set title "instructions (callgrind)"
 set ylabel "instructions per ULT"
-plot ${plot_lines//COL/5}
+plot ${3//COL/5}
 unset multiplot
 GP
+}
+
+pairs=()
+for tech in $TECHNIQUES; do pairs+=("$tech:$tech"); done
+lines=$(deviation_rows pf "${pairs[@]}")
+md
+md "Argobots 1.2 (PEERS.md, \`deviation\`): 508.8 / 471.2 / 543.6 / 688.3"
+md "instructions at D = 0 / 0.25 / 0.5 / 1.0; it has only full and full-l."
+deviation_plot fig6_techniques "Figure 6: ULT fork-join vs deviation probability D" "$lines"
+
+md
+md "### 6b. Child-first techniques vs deviation (Iwasaki et al., Figure 22b)"
+md
+md "\`deviation D 4096 REPS cf\`: the same, but each ULT is made by"
+md "\`ABT_thread_create_to\`, which runs it at once while the main ULT waits"
+md "in its pool; a ULT that ends without deviating takes the main ULT back"
+md "out of the pool and resumes it. Which of the paper's four child-first"
+md "techniques runs follows from \`ABT_THREAD_TECHNIQUE\` (README.md):"
+md "full: c-full, full-l: c-full-e (the stack is lent only while the ULT"
+md "runs), roc: c-roc (a ULT that did not deviate returns to its creator),"
+md "roc-l: c-roc-e."
+md
+lines=$(deviation_rows cf full:c-full full-l:c-full-e roc:c-roc roc-l:c-roc-e)
+deviation_plot fig6b_child_first "Figure 6b: child-first ULT fork-join vs deviation probability D" "$lines"
 
 # A technique name as a file name part (any name works in TECHNIQUES).
 tfile() { echo "${1//[^A-Za-z0-9_.-]/_}"; }

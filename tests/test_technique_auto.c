@@ -35,7 +35,7 @@ static void look(ABT_xstream es, char *name, size_t cap, int *by_auto,
     if (!t || !u)
         return;
     t += strlen("technique   : ");
-    size_t n = strcspn(t, " \n");
+    size_t n = strcspn(t, " ;\n");
     snprintf(name, cap, "%.*s", (int)n, t);
     *by_auto = strncmp(t + n, " (chosen by auto)", 17) == 0;
     CHECK_EQ(sscanf(u, "ULTs ended  : %llu, %llu of them deviated", ended, deviated), 2);

@@ -4,7 +4,8 @@
  *    silently; each one shows in ABT_info_query_config
  *    (ENABLED_LAZY_STACK_ALLOC: the -l ones, sc and auto; DYNAMIC_PROMOTION:
  *    all but full and full-l), in ABT_info_print_config's
- *    line "ABT_THREAD_TECHNIQUE    : <name> (...)", in what ABT_init prints
+ *    line "ABT_THREAD_TECHNIQUE    : <name> (...); ABT_thread_create_to:
+ *    <child-first name>", in what ABT_init prints
  *    with ABT_PRINT_CONFIG=1, and in what a ULT does (a lazy stack: no stack
  *    before its first run);
  *  - unset, is full, silently;
@@ -88,6 +89,12 @@ static void check_in_force(const char *label, const struct expect *e)
         fclose(fp);
         char line[96];
         snprintf(line, sizeof(line), "ABT_THREAD_TECHNIQUE    : %s (", e->name);
+        if (!text || !strstr(text, line))
+            BB_FAIL_AT("%s: ABT_info_print_config does not say \"%s\"", label, line);
+        /* and what ABT_thread_create_to does under it (child-first) */
+        const char *cf = e->roc ? (e->lazy ? "c-roc-e" : "c-roc")
+                                : (e->lazy ? "c-full-e" : "c-full");
+        snprintf(line, sizeof(line), "; ABT_thread_create_to: %s", cf);
         if (!text || !strstr(text, line))
             BB_FAIL_AT("%s: ABT_info_print_config does not say \"%s\"", label, line);
         /* the line names one technique only */

@@ -1,6 +1,7 @@
 /* ABT_thread_create_to switches to the new ULT immediately: the child runs
  * before create_to returns to its caller, the handle is already stored when
- * the child starts, and the caller goes back to its pool and resumes later.
+ * the child starts, and the caller goes back to its pool, from which the
+ * child's end takes it back (test_thread_create_to_child_first has more).
  * Checked from a ULT on a secondary ES and from the primary ULT. */
 #include "bb_test.h"
 
@@ -29,10 +30,12 @@ static void parent(void *arg)
 {
     (void)arg;
     /* `other` is queued behind us: it must not run before the child. */
-    ABT_thread_create(pool1, other, NULL, ABT_THREAD_ATTR_NULL, NULL);
+    ABT_thread o;
+    ABT_thread_create(pool1, other, NULL, ABT_THREAD_ATTR_NULL, &o);
     seq = 0;
     ABT_thread_create_to(pool1, child, NULL, ABT_THREAD_ATTR_NULL, &child_handle);
     after_seq = ++seq;
+    ABT_thread_free(&o);
 }
 
 int main(int argc, char **argv)
@@ -51,9 +54,10 @@ int main(int argc, char **argv)
     CHECK_OK(ABT_thread_free(&p));
     CHECK_EQ(child_seq, 1);
     CHECK(handle_ok);
-    /* The caller was pushed behind `other`, so other ran second. */
-    CHECK_EQ(other_seq, 2);
-    CHECK_EQ(after_seq, 3);
+    /* The caller was pushed behind `other`, but the child, ending without
+     * having yielded, took it back (child-first): other ran last. */
+    CHECK_EQ(after_seq, 2);
+    CHECK_EQ(other_seq, 3);
     CHECK_OK(ABT_thread_free(&child_handle));
 
     /* From the primary ULT, with a named child on the primary pool. */

@@ -74,6 +74,17 @@ static inline bool bb_sched_is_stateless(const bb_sched *s)
     return s->kind != BB_SCHED_USER;
 }
 
+/* Whether `s` pops from `pool`: only a unit of the ES that `s` is the main
+ * scheduler of may take units out of it (a private pool belongs to its ES
+ * alone). Compares pointers only: `pool` may be gone. */
+static inline bool bb_sched_has_pool(const bb_sched *s, const bb_pool *pool)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i] == pool)
+            return true;
+    return false;
+}
+
 /* Take an unused scheduler for `use` (MAIN or IN_POOL); false if somebody
  * uses it already. Atomic: two ESs may race for one scheduler. */
 static inline bool bb_sched_claim(bb_sched *s, int use)

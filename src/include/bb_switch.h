@@ -85,11 +85,16 @@ void bb_ult_return_stack(bb_unit *u);
 /* A fresh context for ULT `u` on its stack, which starts in bb_ult_start.
  * A new ULT has none (ctx NULL: bb_switch starts it on its stack); this is
  * for the switches that need one made in advance. */
-static inline void *bb_unit_fresh_context(bb_unit *u)
+static inline void *bb_unit_fresh_context_at(bb_unit *u, bb_ctx_fn entry, void *arg)
 {
     bb_ult_ensure_stack(u);
     bb_sanitizer_fresh_stack(u->stack, u->stacksize);
-    return bb_ctx_make(u->stack, u->stacksize, bb_ult_start, u);
+    return bb_ctx_make(u->stack, u->stacksize, entry, arg);
+}
+
+static inline void *bb_unit_fresh_context(bb_unit *u)
+{
+    return bb_unit_fresh_context_at(u, bb_ult_start, u);
 }
 
 /* Save `from`'s context and run `to`; `fn(arg)` first runs on `to`'s stack.

@@ -31,6 +31,14 @@
  *    scheduler's stack is then a default-size ULT stack from the same
  *    cache, so a ULT with a larger stack size runs on its own.
  *
+ * Child-first creation (ABT_thread_create_to, revive_to: the new ULT runs
+ * at once and its creator waits in its pool) takes the same steps; with a
+ * ULT as the parent, only RETURN (the child returns to its creator) and
+ * LAZY_STACK (the child has a stack only while it runs) mean anything,
+ * which gives the paper's four child-first techniques: C-Full, C-Full-E,
+ * C-RoC and C-RoC-E (bb_technique_child_first_name; switch.c,
+ * "child-first").
+ *
  * Steps apply per ES (bb_xstream.ult_steps), decided by the ES that runs or
  * creates the ULT, and a ULT carries what they did to it (its stack, how it
  * was started), so ULTs made under one technique run under another. Where a
@@ -85,6 +93,8 @@ const char *bb_technique_name(int technique);
 const char *bb_technique_name_of_steps(uint32_t steps);
 /* The technique named `name` (case does not matter), or -1. */
 int bb_technique_of_name(const char *name);
+/* The paper's name of what ABT_thread_create_to does under `steps`. */
+const char *bb_technique_child_first_name(uint32_t steps);
 void bb_technique_print(int technique, FILE *out);
 
 struct bb_xstream;

@@ -78,7 +78,9 @@ struct bb_unit {
                                    gives back when it ends (bb_technique.h, LAZY_STACK); 0
                                    if none. Zero whenever the descriptor holds no unit. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
-                                   node in a sync object's queue; NULL if suspended */
+                                   node in a sync object's queue; NULL if suspended. A
+                                   ready ULT that made a child-first ULT: that child
+                                   (switch.c), until it runs again */
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */
     void (*migrate_cb)(ABT_thread, void *); /* called when migrated */
     void *migrate_cb_arg;
@@ -205,12 +207,17 @@ void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
 bool bb_join_bypass(bb_unit *self, bb_unit *u);
 int bb_thread_create_general(bb_pool *pool, void (*func)(void *), void *arg,
                              ABT_thread_attr attr, bb_unit **out);
+int bb_thread_create_to_general(ABT_pool pool, void (*func)(void *), void *arg,
+                                ABT_thread_attr attr, ABT_thread *newthread);
 
 /* Switching, src/unit/switch.c: every ULT context switch goes through here. */
 void bb_unit_run(bb_xstream *es, bb_unit *u);
 void bb_ult_yield(bb_unit *self);
 int bb_ult_yield_to(bb_unit *self, bb_unit *target);
 void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target);
+/* Child-first (ABT_thread_create_to, revive_to): run `child`, which never
+ * ran, at once; the caller goes to its pool with `push_ctx`. */
+void bb_ult_run_child_first(bb_unit *self, bb_unit *child, ABT_pool_context push_ctx);
 void bb_ult_suspend(bb_unit *self);
 void bb_ult_park(bb_unit *self);
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target);

@@ -107,9 +107,10 @@ void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent)
     fprintf(fp, "%*srunning     : %p\n", indent, "", (void *)bb_load_relaxed(&es->current));
     fprintf(fp, "%*smain sched  : %p\n", indent, "", (void *)es->main_sched);
     fprintf(fp, "%*scpu         : %d\n", indent, "", bb_xstream_cpuid(es));
-    fprintf(fp, "%*stechnique   : %s%s\n", indent, "",
-            bb_technique_name_of_steps(bb_load_relaxed(&es->ult_steps)),
-            es->adaptive ? " (chosen by auto)" : "");
+    uint32_t steps = bb_load_relaxed(&es->ult_steps);
+    fprintf(fp, "%*stechnique   : %s%s; ABT_thread_create_to: %s\n", indent, "",
+            bb_technique_name_of_steps(steps), es->adaptive ? " (chosen by auto)" : "",
+            bb_technique_child_first_name(steps));
     uint64_t ended = bb_load_relaxed(&es->ults_ended); /* a glimpse of a running ES */
     uint64_t deviated = bb_load_relaxed(&es->ults_deviated);
     fprintf(fp, "%*sULTs ended  : %llu, %llu of them deviated (%.1f%%)\n", indent, "",

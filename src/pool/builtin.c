@@ -80,6 +80,30 @@ static int private_remove(bb_pool *p, bb_unit *u)
     return list_remove(p, u);
 }
 
+/* A creator pushed by ABT_thread_create_to sits at the end its push chose:
+ * the FIFO's tail, the deque's head. It is ours again only if it is still
+ * there; deeper in the list, others were pushed after it and go first. */
+static bool take_back_at(bb_pool *p, bb_unit *u, const bb_unit *child, bool at_head)
+{
+    if ((at_head ? p->head : p->tail) != u || u->wait_target != child)
+        return false;
+    if (at_head)
+        (void)list_pop_head(p);
+    else
+        (void)list_pop_tail(p);
+    return true;
+}
+
+static bool fifo_private_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
+{
+    return take_back_at(p, u, child, false);
+}
+
+static bool deque_private_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
+{
+    return take_back_at(p, u, child, pushes_at_head(ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO));
+}
+
 /* ---- shared: any number of ESs, one spinlock ---- */
 
 /* Out of line: only a push into a pool with a sleeper gets here. */
@@ -143,21 +167,41 @@ static int shared_remove(bb_pool *p, bb_unit *u)
     return err;
 }
 
-#define BUILTIN_OPS(push_fn, pop_fn, remove_fn)                                           \
+static bool fifo_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
+{
+    if (list_is_empty(p))
+        return false;
+    bb_spin_lock(&p->lock);
+    bool taken = fifo_private_take_back(p, u, child);
+    bb_spin_unlock(&p->lock);
+    return taken;
+}
+
+static bool deque_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
+{
+    if (list_is_empty(p))
+        return false;
+    bb_spin_lock(&p->lock);
+    bool taken = deque_private_take_back(p, u, child);
+    bb_spin_unlock(&p->lock);
+    return taken;
+}
+
+#define BUILTIN_OPS(push_fn, pop_fn, remove_fn, take_back_fn)                             \
     {                                                                                      \
         .push = push_fn, .pop = pop_fn, .is_empty = list_is_empty, .size = list_size,     \
-        .remove = remove_fn, .pop_wait = bb_pool_pop_wait_generic,                         \
-        .for_each = for_each_locked, .destroy = NULL                                       \
+        .remove = remove_fn, .take_back = take_back_fn,                                    \
+        .pop_wait = bb_pool_pop_wait_generic, .for_each = for_each_locked, .destroy = NULL \
     }
 
 static const bb_pool_ops fifo_private = BUILTIN_OPS(fifo_private_push, fifo_private_pop,
-                                                    private_remove);
+                                                    private_remove, fifo_private_take_back);
 static const bb_pool_ops fifo_shared = BUILTIN_OPS(fifo_shared_push, fifo_shared_pop,
-                                                   shared_remove);
+                                                   shared_remove, fifo_shared_take_back);
 static const bb_pool_ops deque_private = BUILTIN_OPS(deque_private_push, deque_private_pop,
-                                                     private_remove);
+                                                     private_remove, deque_private_take_back);
 static const bb_pool_ops deque_shared = BUILTIN_OPS(deque_shared_push, deque_shared_pop,
-                                                    shared_remove);
+                                                    shared_remove, deque_shared_take_back);
 
 static const uint32_t builtin_caps =
     BB_POOL_CAN_SIZE | BB_POOL_CAN_REMOVE | BB_POOL_CAN_POP_WAIT | BB_POOL_CAN_PRINT;

@@ -179,6 +179,25 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
     return thread_create_general(p, thread_func, arg, attr, newthread);
 }
 
+/* Child-first (bb_ult_run_child_first): the new ULT runs at once. The
+ * shortcut takes its descriptor from the cache; a user pool, which must make
+ * its unit first, and any attribute take the general path. */
+int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                         ABT_thread_attr attr, ABT_thread *newthread)
+{
+    bb_pool *p = bb_pool_of(pool);
+    bb_xstream *es = create_shortcut_es(p);
+    if (es && attr == ABT_THREAD_ATTR_NULL && !p->user && cache_has_unit(es, true) &&
+        (es->current->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT) {
+        bb_unit *u = take_cached_unit(es, true, p, thread_func, arg, newthread != NULL);
+        if (newthread)
+            *newthread = bb_unit_handle(u);
+        bb_ult_run_child_first(es->current, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO);
+        return ABT_SUCCESS;
+    }
+    return bb_thread_create_to_general(pool, thread_func, arg, attr, newthread);
+}
+
 int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
 {
     bb_pool *p = bb_pool_of(pool);
@@ -197,16 +216,10 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
 
 /* ---- join and free ----------------------------------------------------------- */
 
-/* Whether the main scheduler of `es` serves `pool`: only then may a unit of
- * `es` take units out of it (a private pool belongs to its ES alone).
- * Compares pointers only: `pool` may be gone. */
+/* Whether the main scheduler of `es` serves `pool` (bb_sched_has_pool). */
 static bool serves_pool(const bb_xstream *es, const bb_pool *pool)
 {
-    const bb_sched *s = es->main_sched;
-    for (int i = 0; i < s->num_pools; i++)
-        if (s->pools[i] == pool)
-            return true;
-    return false;
+    return bb_sched_has_pool(es->main_sched, pool);
 }
 
 /* Take `u` out of its pool if it waits in one that `es` serves. `u` may

@@ -432,6 +432,98 @@ void bb_ult_called(void *arg)
     } /* else the caller counts it */
 }
 
+/* ---- child-first: ABT_thread_create_to and ABT_thread_revive_to ---------- */
+
+/* The caller (the creator) runs the new ULT (the child) at once on its ES,
+ * and goes back to its own pool, once its context is saved, as a
+ * continuation that another ES may take meanwhile. When the child ends, it
+ * takes the creator back out of that pool if it is still where it was put
+ * (bb_pool_ops.take_back) and resumes it at once, so that without a
+ * deviation the two run in the order of a function call; otherwise the
+ * child ends as any ULT does, and the creator runs when its turn comes.
+ *
+ * While in its pool, the creator's wait_target names the child: a
+ * take-back checks it, so that it never takes another unit made since in
+ * the creator's memory, and the creator clears it when it runs again.
+ *
+ * The steps of the ES's technique apply, which gives the paper's
+ * child-first techniques: with RETURN, the creator calls the child on the
+ * child's stack, and a child that neither deviated nor lost its creator
+ * returns to it (C-RoC); otherwise the creator is resumed by a switch
+ * (C-Full). With LAZY_STACK the child has a stack only while it runs (the
+ * paper's "eager stack release", the -E techniques). */
+
+typedef struct {
+    bb_unit *creator;
+    bb_unit *child;
+    bb_pool_ctx push_ctx; /* ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO or _REVIVE_TO */
+    bool called;          /* RETURN: the child may return to the creator */
+} child_first_start;
+
+/* The creator goes to its pool; returns that pool. */
+static bb_pool *expose_creator(bb_unit *creator, bb_pool_ctx push_ctx)
+{
+    BB_TOOL_EVENT(creator, ABT_TOOL_EVENT_THREAD_YIELD, creator->pool, NULL, creator->parent,
+                  ABT_SYNC_EVENT_TYPE_USER, NULL);
+    bb_store_relaxed(&creator->state, (uint32_t)ABT_THREAD_STATE_READY);
+    return push_ready(creator, push_ctx);
+}
+
+static bool take_back(bb_xstream *es, bb_pool *pool, bb_unit *creator, const bb_unit *child)
+{
+    return pool->ops->take_back && bb_sched_has_pool(es->main_sched, pool) &&
+           pool->ops->take_back(pool, creator, child);
+}
+
+/* First code of a child, on its stack. `arg` lives on the creator's stack,
+ * which may run again as soon as the creator is in its pool. */
+static void run_child_first(void *arg)
+{
+    const child_first_start *start = arg;
+    bb_unit *self = start->child, *creator = start->creator;
+    bool called = start->called;
+    self->ctx = NULL; /* nothing saved yet (one made in advance for the tools) */
+    bb_pool *pool = expose_creator(creator, start->push_ctx);
+    if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
+        serve_requests_at_start(self);
+    self->func(self->arg);
+    bb_xstream *es = bb_self_xstream();
+    bool resumes_creator = take_back(es, pool, creator, self);
+    count_end(es, self->ctx != NULL || !resumes_creator);
+    if (!resumes_creator)
+        leave_for_good(self, finish_exited);
+    if (called && !self->ctx)
+        return; /* C-RoC: the creator finishes it (bb_ult_run_child_first) */
+    bb_ult_exit_to(self, creator);
+}
+
+void bb_ult_run_child_first(bb_unit *self, bb_unit *child, bb_pool_ctx push_ctx)
+{
+    bb_xstream *es = bb_self_xstream();
+    child_first_start start = {self, child, push_ctx, false};
+    self->wait_target = child;
+    adopt(self, child);
+    bb_ult_ensure_stack_on(es, child);
+    if (__builtin_expect(bb_fiber_tools.any, 0)) {
+        child->ctx = bb_unit_fresh_context_at(child, run_child_first, &start);
+        bb_fibers_jump(self, child, NULL, NULL);
+    } else if ((es->ult_steps & BB_STEP_RETURN) && bb_shortcut_on(BB_SHORTCUT_RETURN)) {
+        start.called = true;
+        void *self_ctx = self->ctx;
+        bb_ctx_call(&self->ctx, child->stack, child->stacksize, run_child_first, &start);
+        es = bb_self_xstream(); /* taken by another ES, the creator may resume there */
+        if (bb_load_relaxed(&es->current) == child) { /* returned: taken back */
+            self->ctx = self_ctx; /* it never left this ES (see bb_ult_call) */
+            bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+            bb_store_relaxed(&es->current, self);
+            bb_unit_terminate(child);
+        }
+    } else {
+        bb_ctx_start(&self->ctx, child->stack, child->stacksize, run_child_first, &start);
+    }
+    self->wait_target = NULL;
+}
+
 void bb_ult_return_stack(bb_unit *u)
 {
     if (__builtin_expect(bb_fiber_tools.any, 0))

@@ -2,6 +2,7 @@
  * The threading techniques by name (bb_technique.h): which steps each one
  * takes, and how ABT_THREAD_TECHNIQUE and ABT_info_print_config call it.
  */
+#include <stdbool.h>
 #include <strings.h>
 
 #include "bb_technique.h"
@@ -60,9 +61,22 @@ int bb_technique_of_name(const char *name)
     return -1;
 }
 
+/* Child-first creation (ABT_thread_create_to) runs its ULT under the same
+ * steps; of them only RETURN and LAZY_STACK apply to a child, whose parent
+ * is a ULT: the paper's four child-first techniques. */
+const char *bb_technique_child_first_name(uint32_t steps)
+{
+    bool returns = (steps & BB_STEP_RETURN) != 0, lazy = (steps & BB_STEP_LAZY_STACK) != 0;
+    return returns ? (lazy ? "c-roc-e" : "c-roc") : (lazy ? "c-full-e" : "c-full");
+}
+
 void bb_technique_print(int technique, FILE *out)
 {
-    fprintf(out, "%s (%s)", techniques[technique].name, techniques[technique].what);
+    uint32_t steps = techniques[technique].steps;
+    fprintf(out, "%s (%s); ABT_thread_create_to: %s", techniques[technique].name,
+            techniques[technique].what, bb_technique_child_first_name(steps));
+    if (technique == BB_TECH_AUTO)
+        fprintf(out, " or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
 }
 
 void bb_technique_adapt(bb_xstream *es)

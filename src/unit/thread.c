@@ -72,8 +72,9 @@ int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *
     return create_ult(pool, thread_func, arg, attr, false, (bb_unit **)(void *)newthread);
 }
 
-int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                         ABT_thread_attr attr, ABT_thread *newthread)
+/* ABT_thread_create_to off its shortcut (hotpath.c): any attribute or pool. */
+int bb_thread_create_to_general(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                                ABT_thread_attr attr, ABT_thread *newthread)
 {
     bb_unit *self;
     int err = bb_caller_plain_ult(&self);
@@ -90,7 +91,7 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
         return err;
     if (newthread)
         *newthread = bb_unit_handle(u);
-    bb_ult_yield_to_unpooled(self, u);
+    bb_ult_run_child_first(self, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO);
     return ABT_SUCCESS;
 }
 
@@ -149,7 +150,7 @@ int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
         return ABT_ERR_INV_POOL;
     err = bb_unit_revive(bb_pool_of(pool), thread_func, arg, u, false);
     if (err == ABT_SUCCESS)
-        bb_ult_yield_to_unpooled(self, u);
+        bb_ult_run_child_first(self, u, ABT_POOL_CONTEXT_OP_THREAD_REVIVE_TO);
     return err;
 }
 
