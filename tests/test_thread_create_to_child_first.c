@@ -7,6 +7,8 @@
  *    through the scheduler;
  *  - a creator stolen by another ES from a shared pool resumes there,
  *    while its child is still running, and the child ends without it;
+ *  - a creator cancelled by its child is not taken back: it ends, as a
+ *    cancelled unit does, without running on;
  *  - a user pool has no way to give a unit back: the creator is pushed
  *    with ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO (revive_to: REVIVE_TO) and
  *    runs in the pool's order. */
@@ -77,6 +79,25 @@ static void creator_of(void *arg)
     ABT_thread_create(pool0, other, NULL, ABT_THREAD_ATTR_NULL, &other_thread);
     ABT_thread_create_to(pool0, (void (*)(void *))arg, NULL, ABT_THREAD_ATTR_NULL, NULL);
     creator_at = ++seq;
+}
+
+/* ---- a cancelled creator ------------------------------------------------ */
+
+static ABT_thread cancelled_creator;
+static int went_on;
+
+static void cancelling_child(void *arg)
+{
+    (void)arg;
+    child_start = ++seq;
+    ABT_thread_cancel(cancelled_creator);
+}
+
+static void creator_to_cancel(void *arg)
+{
+    (void)arg;
+    ABT_thread_create_to(pool0, cancelling_child, NULL, ABT_THREAD_ATTR_NULL, NULL);
+    went_on = 1;
 }
 
 /* ---- a stolen creator --------------------------------------------------- */
@@ -214,6 +235,16 @@ int main(int argc, char **argv)
     CHECK_EQ(other_at, 2);
     CHECK_EQ(creator_at, 3);
     CHECK_EQ(child_end, 4);
+
+    /* A creator cancelled while its child runs does not run on. */
+    seq = 0;
+    child_start = 0;
+    CHECK_OK(ABT_thread_create(pool0, creator_to_cancel, NULL, ABT_THREAD_ATTR_NULL,
+                               &cancelled_creator));
+    CHECK_OK(ABT_thread_join(cancelled_creator));
+    CHECK_EQ(child_start, 1);
+    CHECK_EQ(went_on, 0);
+    CHECK_OK(ABT_thread_free(&cancelled_creator));
 
     /* A creator stolen from a shared pool by the other ES. */
     ABT_xstream es1, es2;

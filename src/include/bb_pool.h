@@ -37,8 +37,8 @@ typedef struct bb_pool_ops {
     int (*remove)(bb_pool *pool, bb_unit *u); /* ABT_SUCCESS or ABT_ERR_POOL */
     /* Child-first creation (src/unit/switch.c): take `u` out again if it is
      * still where its push with ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO put it
-     * and still waits for `child` (u->wait_target). `u` may be long gone:
-     * it is only compared until it is found in the pool. */
+     * and still waits for `child` (u->wait_target), with no request pending.
+     * `u` may be long gone: it is only compared until found in the pool. */
     bool (*take_back)(bb_pool *pool, bb_unit *u, const bb_unit *child);
     bb_unit *(*pop_wait)(bb_pool *pool, double secs, bb_pool_ctx ctx);
     void (*for_each)(bb_pool *pool, void (*fn)(void *arg, bb_unit *u), void *arg);

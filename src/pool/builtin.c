@@ -82,10 +82,13 @@ static int private_remove(bb_pool *p, bb_unit *u)
 
 /* A creator pushed by ABT_thread_create_to sits at the end its push chose:
  * the FIFO's tail, the deque's head. It is ours again only if it is still
- * there; deeper in the list, others were pushed after it and go first. */
+ * there (deeper in the list, others were pushed after it and go first) and
+ * has no request pending: a cancel or a migration is for its scheduler to
+ * serve (bb_unit_run). */
 static bool take_back_at(bb_pool *p, bb_unit *u, const bb_unit *child, bool at_head)
 {
-    if ((at_head ? p->head : p->tail) != u || u->wait_target != child)
+    if ((at_head ? p->head : p->tail) != u || u->wait_target != child ||
+        bb_load_relaxed(&u->requests) != 0)
         return false;
     if (at_head)
         (void)list_pop_head(p);
