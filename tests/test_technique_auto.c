@@ -5,7 +5,8 @@
  *  - on the primary ES (private pool) and on a secondary ES, rounds of
  *    ULTs that all yield once turn the ES to full; rounds of ULTs that never
  *    deviate turn it back to sc; 20% deviating ULTs, between the two
- *    thresholds, leave either choice as it is;
+ *    thresholds, leave either choice as it is; rounds of ULTs that never
+ *    deviate but are run by their joiner (the join bypass) turn it to full;
  *  - the counts grow by what ran, deviated ULTs included;
  *  - under another technique the line names it, without "auto", and never
  *    changes. */
@@ -42,7 +43,8 @@ static void look(ABT_xstream es, char *name, size_t cap, int *by_auto,
 }
 
 /* ROUND ULTs into `pool`, `percent` of them yielding once, spread evenly;
- * freed by the caller. */
+ * the scheduler runs them all (the caller yields until they have ended)
+ * before the caller frees them. */
 static void run_round(ABT_pool pool, int percent)
 {
     static ABT_thread ths[ROUND];
@@ -51,8 +53,25 @@ static void run_round(ABT_pool pool, int percent)
         CHECK_OK(ABT_thread_create(pool, body, y ? (void *)1 : NULL, ABT_THREAD_ATTR_NULL,
                                    &ths[i]));
     }
+    for (int i = 0; i < ROUND; i++) {
+        ABT_thread_state state = ABT_THREAD_STATE_READY;
+        while (ABT_thread_get_state(ths[i], &state) == ABT_SUCCESS &&
+               state != ABT_THREAD_STATE_TERMINATED)
+            ABT_thread_yield();
+    }
     for (int i = 0; i < ROUND; i++)
         CHECK_OK(ABT_thread_free(&ths[i]));
+}
+
+/* ROUND ULTs that never deviate, each joined (and so run) by the caller at
+ * once: the join bypass, which sc does not make cheaper. */
+static void run_joined_round(ABT_pool pool)
+{
+    for (int i = 0; i < ROUND; i++) {
+        ABT_thread t;
+        CHECK_OK(ABT_thread_create(pool, body, NULL, ABT_THREAD_ATTR_NULL, &t));
+        CHECK_OK(ABT_thread_free(&t));
+    }
 }
 
 static void expect(ABT_xstream es, const char *want, int auto_on, const char *when)
@@ -87,8 +106,14 @@ static void adapt_on(ABT_xstream es, ABT_pool pool, const char *where)
     expect(es, "sc", 1, where);
     run_round(pool, 20);
     expect(es, "sc", 1, where);
+    for (int r = 0; r < 3; r++)
+        run_joined_round(pool);
+    expect(es, "full", 1, where); /* most ULTs run by their joiner */
+    for (int r = 0; r < 5; r++)
+        run_round(pool, 0);
+    expect(es, "sc", 1, where);
     look(es, name, sizeof(name), &by_auto, &e1, &d1);
-    CHECK(e1 - e0 >= 11ull * ROUND && d1 - d0 >= 3ull * ROUND);
+    CHECK(e1 - e0 >= 19ull * ROUND && d1 - d0 >= 3ull * ROUND);
 }
 
 static void on_secondary(void *arg)

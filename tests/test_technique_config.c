@@ -8,9 +8,9 @@
  *    <child-first name>", in what ABT_init prints
  *    with ABT_PRINT_CONFIG=1, and in what a ULT does (a lazy stack: no stack
  *    before its first run);
- *  - unset, is full, silently;
+ *  - unset, is auto, silently;
  *  - anything else (an unknown name, the empty string, a name with spaces
- *    around it, a prefix) falls back to full, with a message on stderr that
+ *    around it, a prefix) falls back to auto, with a message on stderr that
  *    names the value;
  *  - ABT_ENV_THREAD_TECHNIQUE is read too, and ABT_THREAD_TECHNIQUE wins
  *    over it;
@@ -31,10 +31,10 @@ static const struct expect cases[] = {
     {"ROC", "roc", 0, 1, 0},         {"rOc-L", "roc-l", 1, 1, 0},
     {"ss", "ss", 0, 1, 0},           {"SS-L", "ss-l", 1, 1, 0},
     {"Sc", "sc", 1, 1, 0},           {"AUTO", "auto", 1, 1, 0},
-    {NULL, "full", 0, 0, 0},         {"lazy", "full", 0, 0, 1},
-    {"", "full", 0, 0, 1},           {" roc", "full", 0, 0, 1},
-    {"roc-l ", "full", 0, 0, 1},     {"ro", "full", 0, 0, 1},
-    {"roc_l", "full", 0, 0, 1},      {"full-lazy", "full", 0, 0, 1},
+    {NULL, "auto", 1, 1, 0},         {"lazy", "auto", 1, 1, 1},
+    {"", "auto", 1, 1, 1},           {" roc", "auto", 1, 1, 1},
+    {"roc-l ", "auto", 1, 1, 1},     {"ro", "auto", 1, 1, 1},
+    {"roc_l", "auto", 1, 1, 1},      {"full-lazy", "auto", 1, 1, 1},
 };
 
 static uint64_t query(int kind)
@@ -129,7 +129,7 @@ static void check_message(const char *label, const struct expect *e, const char 
     }
     char named[96];
     snprintf(named, sizeof(named), "ABT_THREAD_TECHNIQUE=%s ", value);
-    if (!strstr(err, named) || !strstr(err, "full"))
+    if (!strstr(err, named) || !strstr(err, "using auto"))
         BB_FAIL_AT("%s: stderr does not name the value and the fallback: \"%s\"", label, err);
 }
 

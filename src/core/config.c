@@ -91,8 +91,8 @@ static int read_technique(void)
     int t = s ? bb_technique_of_name(s) : -1;
     if (s && t < 0)
         fprintf(stderr, "bobbin: ABT_THREAD_TECHNIQUE=%s is not a technique; using %s\n", s,
-                bb_technique_name(BB_TECH_FULL));
-    return t < 0 ? BB_TECH_FULL : t;
+                bb_technique_name(BB_TECH_DEFAULT));
+    return t < 0 ? BB_TECH_DEFAULT : t;
 }
 
 static size_t round_up(size_t v, size_t to)

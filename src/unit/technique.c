@@ -79,24 +79,38 @@ void bb_technique_print(int technique, FILE *out)
         fprintf(out, " or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
 }
 
+/* A running average of percentages: each window weighs a quarter. */
+static uint32_t fold_percent(uint32_t average, uint64_t part, uint64_t whole)
+{
+    return (3 * average + (uint32_t)(part * 100 / whole)) / 4;
+}
+
 void bb_technique_adapt(bb_xstream *es)
 {
     uint64_t ended = es->ults_ended - es->adapt_ended;
     uint64_t deviated = es->ults_deviated - es->adapt_deviated;
+    uint64_t joiner_run = es->ults_joiner_run - es->adapt_joiner_run;
     if (ended == 0)
         return;
     es->adapt_ended = es->ults_ended;
     es->adapt_deviated = es->ults_deviated;
+    es->adapt_joiner_run = es->ults_joiner_run;
     /* A ULT counts when it ends, and one that deviated tends to end later
      * than its siblings (a yield sends it behind them): a window alone may
      * see none of a burst's deviations. A running average over the windows
-     * (each weighs a quarter) smooths that out. */
-    uint32_t window = (uint32_t)(deviated * 100 / ended);
-    es->deviation_percent = (3 * es->deviation_percent + window) / 4;
+     * smooths that out. */
+    es->deviation_percent = fold_percent(es->deviation_percent, deviated, ended);
+    es->joiner_run_percent =
+        fold_percent(es->joiner_run_percent, joiner_run < ended ? joiner_run : ended, ended);
+    /* sc pays only where the scheduler starts a ULT: one its joiner runs
+     * takes the roc-l way, dearer than full's (fib: 367 against 322). */
+    bool joiners_run_them = es->joiner_run_percent > BB_ADAPT_JOINER_RUN_PERCENT;
     uint32_t sc = bb_technique_steps(BB_TECH_SC), full = bb_technique_steps(BB_TECH_FULL);
     /* Stored atomically: ABT_info_print_xstream may look from elsewhere. */
-    if (es->ult_steps == sc && es->deviation_percent > BB_ADAPT_TO_FULL_PERCENT)
+    if (es->ult_steps == sc &&
+        (es->deviation_percent > BB_ADAPT_TO_FULL_PERCENT || joiners_run_them))
         bb_store_relaxed(&es->ult_steps, full);
-    else if (es->ult_steps == full && es->deviation_percent < BB_ADAPT_TO_SC_PERCENT)
+    else if (es->ult_steps == full && es->deviation_percent < BB_ADAPT_TO_SC_PERCENT &&
+             !joiners_run_them)
         bb_store_relaxed(&es->ult_steps, sc);
 }
