@@ -23,8 +23,8 @@
  *    unset or "mprotect" 2, "mprotect_strict" 3, anything else 0 (any case);
  *    the constants (EVENT_FREQ 50, SLEEP_NSEC 100, TOOL FALSE, STACK_UNWIND
  *    FALSE, WAIT_POLICY 0, ...) are bobbin's documented answers;
- *    LAZY_STACK_ALLOC and DYNAMIC_PROMOTION are FALSE with the default
- *    ABT_THREAD_TECHNIQUE (test_technique_config has the others). */
+ *    LAZY_STACK_ALLOC and DYNAMIC_PROMOTION are TRUE with the default
+ *    ABT_THREAD_TECHNIQUE, auto (test_technique_config has the others). */
 #include "bb_test.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -319,11 +319,11 @@ static void check_constants(void)
         {ABT_INFO_QUERY_KIND_DEFAULT_SCHED_EVENT_FREQ, 50},
         {ABT_INFO_QUERY_KIND_DEFAULT_SCHED_SLEEP_NSEC, 100},
         {ABT_INFO_QUERY_KIND_ENABLED_TOOL, ABT_TRUE}, /* built in: test_tool_* */
-        {ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION, ABT_FALSE},
+        {ABT_INFO_QUERY_KIND_DYNAMIC_PROMOTION, ABT_TRUE}, /* auto, the default */
         {ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND, ABT_FALSE},
         {ABT_INFO_QUERY_KIND_ENABLED_STACK_OVERFLOW_CHECK, 2},
         {ABT_INFO_QUERY_KIND_WAIT_POLICY, 0},
-        {ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC, ABT_FALSE},
+        {ABT_INFO_QUERY_KIND_ENABLED_LAZY_STACK_ALLOC, ABT_TRUE}, /* auto, the default */
     };
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         uint64_t v = query(fixed[i].kind);
