@@ -74,6 +74,7 @@ int main(int argc, char **argv)
     CHECK(ABT_finalize());
     printf("memory%s n=%ld d=%.2f yielders=%ld stacksize=%zu ops=%ld rss_before_mib=%.1f "
            "rss_mib=%.1f ns_per_op=%.2f\n",
-           child_first ? "_cf" : "", n, d, yielders, stacksize, n, before, peak, (t1 - t0) / (double)n);
+           child_first ? "_cf" : "", n, d, yielders, stacksize, n, before, peak,
+           (t1 - t0) / (double)n);
     return 0;
 }

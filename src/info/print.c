@@ -114,7 +114,8 @@ void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent)
     uint64_t ended = bb_load_relaxed(&es->ults_ended); /* a glimpse of a running ES */
     uint64_t deviated = bb_load_relaxed(&es->ults_deviated);
     uint64_t joiner_run = bb_load_relaxed(&es->ults_joiner_run);
-    fprintf(fp, "%*sULTs ended  : %llu, %llu of them deviated (%.1f%%), %llu run by their joiner\n",
+    fprintf(fp, "%*sULTs ended  : %llu, %llu of them deviated (%.1f%%), %llu run by their "
+                "joiner\n",
             indent, "", (unsigned long long)ended, (unsigned long long)deviated,
             ended ? 100.0 * (double)deviated / (double)ended : 0.0,
             (unsigned long long)joiner_run);

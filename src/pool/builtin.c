@@ -170,24 +170,24 @@ static int shared_remove(bb_pool *p, bb_unit *u)
     return err;
 }
 
-static bool fifo_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
+static bool shared_take_back_at(bb_pool *p, bb_unit *u, const bb_unit *child, bool at_head)
 {
     if (list_is_empty(p))
         return false;
     bb_spin_lock(&p->lock);
-    bool taken = fifo_private_take_back(p, u, child);
+    bool taken = take_back_at(p, u, child, at_head);
     bb_spin_unlock(&p->lock);
     return taken;
 }
 
+static bool fifo_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
+{
+    return shared_take_back_at(p, u, child, false);
+}
+
 static bool deque_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
 {
-    if (list_is_empty(p))
-        return false;
-    bb_spin_lock(&p->lock);
-    bool taken = deque_private_take_back(p, u, child);
-    bb_spin_unlock(&p->lock);
-    return taken;
+    return shared_take_back_at(p, u, child, pushes_at_head(ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO));
 }
 
 #define BUILTIN_OPS(push_fn, pop_fn, remove_fn, take_back_fn)                             \

@@ -79,10 +79,13 @@ void bb_technique_print(int technique, FILE *out)
         fprintf(out, " or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
 }
 
-/* A running average of percentages: each window weighs a quarter. */
+/* A running average of percentages: each window weighs a quarter. `part`
+ * may exceed `whole` (a joiner's ULT is counted when it starts, the ends
+ * when they come): at most 100%. */
 static uint32_t fold_percent(uint32_t average, uint64_t part, uint64_t whole)
 {
-    return (3 * average + (uint32_t)(part * 100 / whole)) / 4;
+    uint64_t percent = part < whole ? part * 100 / whole : 100;
+    return (3 * average + (uint32_t)percent) / 4;
 }
 
 void bb_technique_adapt(bb_xstream *es)
@@ -100,8 +103,7 @@ void bb_technique_adapt(bb_xstream *es)
      * see none of a burst's deviations. A running average over the windows
      * smooths that out. */
     es->deviation_percent = fold_percent(es->deviation_percent, deviated, ended);
-    es->joiner_run_percent =
-        fold_percent(es->joiner_run_percent, joiner_run < ended ? joiner_run : ended, ended);
+    es->joiner_run_percent = fold_percent(es->joiner_run_percent, joiner_run, ended);
     /* sc pays only where the scheduler starts a ULT: one its joiner runs
      * takes the roc-l way, dearer than full's (fib: 367 against 322). */
     bool joiners_run_them = es->joiner_run_percent > BB_ADAPT_JOINER_RUN_PERCENT;
