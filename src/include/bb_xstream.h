@@ -39,7 +39,10 @@ struct bb_xstream {
     uint32_t joiner_run_percent; /* and of the share run by their joiner */
     bb_fpu_control sched_fpu;  /* the floating-point control it starts with, each time: a
                                   restart must not inherit that of the ULT it leaves */
-    bb_sched *running_sched;   /* scheduler whose loop runs now, if any */
+    bb_sched *running_sched;   /* main scheduler whose loop runs now, if any */
+    bb_unit *restartable;      /* sched_unit while a predefined (stateless) loop runs on
+                                  it, else NULL: it may be started afresh, so a ULT it
+                                  starts need not save its context (bb_technique.h) */
     bb_sched *retiring;        /* replaced main scheduler, running until its pools drain */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */

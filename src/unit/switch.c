@@ -151,6 +151,10 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
     return true;
 }
 
+static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *sched,
+                                          const bb_unit *u);
+static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u);
+
 void bb_unit_run(bb_xstream *es, bb_unit *u)
 {
     bb_unit *sched_unit = es->current;
@@ -165,6 +169,10 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     bb_store_relaxed(&es->current, u);
     if (is_ult) {
         u->parent = sched_unit;
+        if (can_run_on_sched_stack(es, sched_unit, u)) {
+            run_on_sched_stack(es, sched_unit, u);
+            return;
+        }
         bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
         if (!u->ctx && !wanted)
             bb_ult_begin(es, sched_unit, u);
@@ -348,33 +356,46 @@ void bb_ult_start(void *arg)
     leave_for_good(self, finish_exited);
 }
 
-/* SCHED_STACK: `u` borrows the stack the scheduler `sched` runs on, and
- * gives it back when it returns. If it deviates first, it keeps it: the
- * switch to `sched`, whose context is NULL and stack gone, lends the
- * scheduler a new one and restarts it there (bb_switch_to_fresh). Only a
- * stack from the cache of default-size ULT stacks changes hands, and only
- * to a ULT that asks no more than that size. */
-static inline bool can_borrow_sched_stack(const bb_xstream *es, const bb_unit *sched,
+/* SCHED_STACK (SC): the ES's restartable main scheduler `sched` calls a
+ * ULT `u` that never ran and has no stack yet as a tasklet, on its own
+ * stack, after lending that stack to `u`. If `u` deviates first, it keeps
+ * the stack: the switch to `sched`, whose context is NULL and stack gone,
+ * lends the scheduler a new one and restarts it there (bb_switch_to_fresh).
+ * Only a stack from the cache of default-size ULT stacks changes hands. With
+ * a tool watching switches no ULT returns (BB_SHORTCUT_RETURN is off). */
+static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *sched,
                                           const bb_unit *u)
 {
-    return (es->ult_steps & BB_STEP_SCHED_STACK) && !u->stack && sched->lent_stack &&
-           u->stacksize <= sched->stacksize;
+    /* A ULT without a stack or a context is a lazy one that never ran (the
+     * primary ULT has no stack of its own, but a context once it left), so
+     * of the default size, which a lent stack has too. */
+    return !u->stack && !u->ctx && (es->ult_steps & BB_STEP_SCHED_STACK) &&
+           bb_shortcut_on(BB_SHORTCUT_RETURN) && sched == es->restartable && sched->lent_stack;
 }
 
-static inline void run_on_sched_stack(bb_unit *sched, bb_unit *u)
+/* The whole run of an SC ULT, in one frame: it is the common case of the
+ * default technique, and costs a tasklet's run plus the stack handover.
+ * bb_unit_run served `u`'s requests just before. */
+static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
 {
+    sched->ctx = NULL; /* a deviation of `u` restarts the scheduler */
     bb_store_relaxed(&u->stack, sched->stack); /* ABT_thread_get_stack may look */
     u->lent_stack = sched->lent_stack;
     sched->stack = NULL;
-    sched->lent_stack = 0;
-    bb_fpu_control fpu; /* a ULT's rounding mode stays its own, as after a switch */
-    bb_fpu_control_save(&fpu);
-    bb_ult_called(u); /* as a tasklet */
-    bb_fpu_control_load(&fpu);
+    u->func(u->arg);
+    if (u->ctx) { /* deviated: this is its own stack now, maybe on another ES */
+        count_end(bb_self_xstream(), true);
+        leave_for_good(u, finish_exited);
+    }
+    /* A ULT's floating-point control stays its own, as after a switch: the
+     * scheduler's is always the one it starts with (xstream.c). */
+    bb_fpu_control_load(&es->sched_fpu);
     sched->stack = u->stack;
-    sched->lent_stack = u->lent_stack;
     bb_store_relaxed(&u->stack, NULL);
-    u->lent_stack = 0;
+    u->lent_stack = 0; /* the scheduler's lent_stack was left as it was */
+    count_end(es, false);
+    bb_store_relaxed(&es->current, sched);
+    bb_unit_terminate(u);
 }
 
 /* SCHED_RESTART: the restartable scheduler `sched` calls `u` without saving
@@ -384,12 +405,8 @@ static inline void run_on_sched_stack(bb_unit *sched, bb_unit *u)
 static void call_unsaved(bb_xstream *es, bb_unit *sched, bb_unit *u)
 {
     sched->ctx = NULL;
-    if (can_borrow_sched_stack(es, sched, u)) {
-        run_on_sched_stack(sched, u);
-    } else {
-        bb_ult_ensure_stack_on(es, u);
-        bb_ctx_run_on(u->stack, u->stacksize, bb_ult_called, u);
-    }
+    bb_ult_ensure_stack_on(es, u);
+    bb_ctx_run_on(u->stack, u->stacksize, bb_ult_called, u);
     count_end(es, false);
     bb_store_relaxed(&es->current, sched);
     bb_unit_terminate(u);
@@ -398,8 +415,7 @@ static void call_unsaved(bb_xstream *es, bb_unit *sched, bb_unit *u)
 /* bb_ult_begin with the RETURN step. */
 __attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u)
 {
-    if ((es->ult_steps & BB_STEP_SCHED_RESTART) && parent == es->sched_unit &&
-        es->running_sched && bb_sched_is_stateless(es->running_sched)) {
+    if ((es->ult_steps & BB_STEP_SCHED_RESTART) && parent == es->restartable) {
         call_unsaved(es, parent, u);
         return;
     }

@@ -65,8 +65,10 @@ static void run_main_scheds(bb_xstream *es)
         bb_sched *s = es->retiring ? es->retiring : es->main_sched;
         s->unit = es->sched_unit;
         es->running_sched = s;
+        es->restartable = bb_sched_is_stateless(s) ? es->sched_unit : NULL;
         s->run(bb_sched_handle(s));
         es->running_sched = NULL;
+        es->restartable = NULL;
         if (s != es->retiring)
             return; /* the main scheduler stopped for good */
         es->retiring = NULL;
