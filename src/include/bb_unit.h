@@ -68,13 +68,13 @@ struct bb_unit {
                                    (bb_technique.h) only from its first run to its end,
                                    written atomically then */
     size_t stacksize;
-    /* Colder fields, all zero in a new unit. */
-    uint32_t requests;          /* bb_unit_requests; atomic */
-    uint32_t switching;         /* ULT: blocked but its context not yet saved; atomic */
-    uint32_t resumable;         /* suspended by the user: ABT_thread_resume may take it; atomic */
-    uint32_t in_wait;           /* inside bb_wait: a cancel waits until it returns; owner only */
-    uint32_t migratable;        /* may be moved between pools (ABT_*_migrate); atomic */
-    uint32_t lent_stack;        /* ULT: flags of the stack it got at its first run, which it
+    /* Colder fields, all zero in a new unit; the small ones in one word. */
+    uint8_t requests;           /* bb_unit_requests; atomic */
+    uint8_t switching;          /* ULT: blocked but its context not yet saved; atomic */
+    uint8_t resumable;          /* suspended by the user: ABT_thread_resume may take it; atomic */
+    uint8_t in_wait;            /* inside bb_wait: a cancel waits until it returns; owner only */
+    uint8_t migratable;         /* may be moved between pools (ABT_*_migrate); atomic */
+    uint8_t lent_stack;         /* ULT: flags of the stack it got at its first run, which it
                                    gives back when it ends (bb_technique.h, LAZY_STACK); 0
                                    if none. Zero whenever the descriptor holds no unit. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
@@ -91,15 +91,22 @@ struct bb_unit {
     ABT_unit user_unit;         /* what unit_pool's create-unit callback made */
     bb_pool *unit_pool;         /* the user pool that made user_unit, or NULL: none */
     bb_unit *map_next;          /* chain in the ABT_unit -> bb_unit map */
-    /* What sanitizers and valgrind know of it (src/unit/fibers.c); zero
-     * whenever the descriptor holds no unit. */
-    struct bb_unit_fiber {
-        void *asan_fake_stack;  /* ASan's fake stack, saved while switched out */
-        void *tsan;             /* its TSan fiber, or NULL */
-        unsigned vg_stack_id;   /* its stack as valgrind knows it */
-        bool vg_registered;
+    /* What the tool watching switches knows of it (src/unit/fibers.c): at
+     * most one such tool is served (bb_fiber_tools_detect). Zero whenever
+     * the descriptor holds no unit. */
+    union bb_unit_fiber {
+        void *asan_fake_stack;  /* AddressSanitizer: its fake stack, saved while switched out */
+        void *tsan;             /* ThreadSanitizer: its fiber, or NULL */
+        struct {
+            unsigned stack_id;  /* valgrind: its stack as valgrind knows it */
+            bool registered;
+        } vg;
     } fiber;
 };
+
+/* Three cache lines, so that 65,536 live ULTs without a stack (lazy) take
+ * 12 MiB. */
+_Static_assert(sizeof(struct bb_unit) <= 192, "a unit descriptor grew past 3 cache lines");
 
 /* Every field of a fresh unit but the stack ones (the memory layer's) and
  * the fiber ones (already zero, see bb_fibers_release). One store per field:

@@ -320,7 +320,7 @@ static bb_unit *new_desc(void)
     if (c) {
         u = (bb_unit *)(void *)(c->units + (size_t)c->carved * c->desc_size);
         u->state = BB_UNIT_STATE_FREE;
-        u->fiber = (struct bb_unit_fiber){0}; /* and so they stay while no unit uses it */
+        u->fiber = (union bb_unit_fiber){0}; /* and so they stay while no unit uses it */
         u->lent_stack = 0;
         bb_store_release(&c->carved, c->carved + 1);
     }

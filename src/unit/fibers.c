@@ -50,7 +50,9 @@ void bb_fiber_tools_detect(void)
     t.asan = __sanitizer_start_switch_fiber && __sanitizer_finish_switch_fiber;
     t.tsan = __tsan_get_current_fiber && __tsan_create_fiber && __tsan_destroy_fiber &&
              __tsan_switch_to_fiber;
-    t.valgrind = valgrind_watches_memory();
+    /* One tool at a time (their state shares bb_unit.fiber): neither
+     * sanitizer runs under valgrind. */
+    t.valgrind = !t.asan && !t.tsan && valgrind_watches_memory();
     t.any = t.asan || t.tsan || t.valgrind;
     bb_fiber_tools = t;
 }
@@ -115,10 +117,10 @@ static inline __attribute__((always_inline)) void tsan_switch(bb_unit *from, bb_
 
 static void valgrind_register(bb_unit *to)
 {
-    if (to->stack && !to->fiber.vg_registered) {
+    if (to->stack && !to->fiber.vg.registered) {
         char *lo = to->stack;
-        to->fiber.vg_stack_id = VALGRIND_STACK_REGISTER(lo, lo + to->stacksize);
-        to->fiber.vg_registered = true;
+        to->fiber.vg.stack_id = VALGRIND_STACK_REGISTER(lo, lo + to->stacksize);
+        to->fiber.vg.registered = true;
     }
 }
 
@@ -160,9 +162,9 @@ void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
 
 void bb_fibers_release(bb_unit *u)
 {
-    if (u->fiber.tsan && u->stack)
+    if (bb_fiber_tools.tsan && u->fiber.tsan && u->stack)
         __tsan_destroy_fiber(u->fiber.tsan); /* only fibers made here; never current */
-    if (u->fiber.vg_registered)
-        VALGRIND_STACK_DEREGISTER(u->fiber.vg_stack_id);
-    u->fiber = (struct bb_unit_fiber){0};
+    if (bb_fiber_tools.valgrind && u->fiber.vg.registered)
+        VALGRIND_STACK_DEREGISTER(u->fiber.vg.stack_id);
+    u->fiber = (union bb_unit_fiber){0};
 }

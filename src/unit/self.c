@@ -232,7 +232,7 @@ static int check_handover(ABT_thread thread, bb_unit **self, bb_unit **target)
  * going through its pool it runs right away. */
 static int take_suspended(bb_unit *target)
 {
-    uint32_t expected = 1;
+    uint8_t expected = 1;
     if (!bb_cas_acq_rel(&target->resumable, &expected, 0u))
         return ABT_ERR_THREAD; /* not suspended (see bb_unit_resume) */
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_READY);

@@ -184,7 +184,7 @@ int ABT_thread_cancel(ABT_thread thread)
  * synchronization object is woken by what it waits for. */
 int bb_unit_resume(bb_unit *u)
 {
-    uint32_t expected = 1;
+    uint8_t expected = 1;
     if (!bb_cas_acq_rel(&u->resumable, &expected, 0u))
         return ABT_ERR_THREAD;
     bb_unit_make_ready(u);
@@ -410,7 +410,7 @@ int ABT_thread_set_migratable(ABT_thread thread, ABT_bool migratable)
     bb_unit *u = bb_unit_of(thread);
     if (u->flags & (BB_UNIT_PRIMARY | BB_UNIT_SCHED))
         return ABT_SUCCESS; /* never migratable; Argobots ignores the request */
-    bb_store_relaxed(&u->migratable, (uint32_t)(migratable != ABT_FALSE));
+    bb_store_relaxed(&u->migratable, (uint8_t)(migratable != ABT_FALSE));
     return ABT_SUCCESS;
 }
 
