@@ -4,7 +4,7 @@
  * and "ULTs ended  : N, M of them deviated"):
  *  - on the primary ES (private pool) and on a secondary ES, rounds of
  *    ULTs that all yield once turn the ES to full; rounds of ULTs that never
- *    deviate turn it back to sc; 20% deviating ULTs, between the two
+ *    deviate turn it back to sc; 30% deviating ULTs, between the two
  *    thresholds, leave either choice as it is; rounds of ULTs that never
  *    deviate but are run by their joiner (the join bypass) turn it to full;
  *  - the counts grow by what ran, deviated ULTs included;
@@ -14,6 +14,9 @@
 #include "bb_test.h"
 
 #define ROUND 512 /* at least two of auto's windows of 256 ULTs */
+/* Rounds enough to move auto's running average (a sixteenth per window)
+ * across a threshold from where the rounds before left it. */
+#define SWITCH_ROUNDS 8
 
 static void body(void *arg)
 {
@@ -96,24 +99,24 @@ static void adapt_on(ABT_xstream es, ABT_pool pool, const char *where)
     expect(es, "sc", 1, where);
     run_round(pool, 0);
     expect(es, "sc", 1, where);
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < SWITCH_ROUNDS; r++)
         run_round(pool, 100);
     expect(es, "full", 1, where);
-    run_round(pool, 20); /* between the thresholds: stays */
+    run_round(pool, 30); /* between the thresholds: stays */
     expect(es, "full", 1, where);
-    for (int r = 0; r < 5; r++)
+    for (int r = 0; r < SWITCH_ROUNDS; r++)
         run_round(pool, 0);
     expect(es, "sc", 1, where);
-    run_round(pool, 20);
+    run_round(pool, 30);
     expect(es, "sc", 1, where);
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < SWITCH_ROUNDS; r++)
         run_joined_round(pool);
     expect(es, "full", 1, where); /* most ULTs run by their joiner */
-    for (int r = 0; r < 5; r++)
+    for (int r = 0; r < SWITCH_ROUNDS; r++)
         run_round(pool, 0);
     expect(es, "sc", 1, where);
     look(es, name, sizeof(name), &by_auto, &e1, &d1);
-    CHECK(e1 - e0 >= 19ull * ROUND && d1 - d0 >= 3ull * ROUND);
+    CHECK(e1 - e0 >= (4ull * SWITCH_ROUNDS + 3) * ROUND && d1 - d0 >= 8ull * ROUND);
 }
 
 static void on_secondary(void *arg)

@@ -89,8 +89,9 @@ enum bb_technique {
  * their joiner (the join bypass), which sc does not speed up, it runs full
  * too. */
 #define BB_ADAPT_WINDOW 256            /* ULTs ended between two choices; a power of 2 */
-#define BB_ADAPT_TO_FULL_PERCENT 30    /* sc -> full above this share of deviations */
-#define BB_ADAPT_TO_SC_PERCENT 15      /* full -> sc below this one */
+#define BB_ADAPT_TO_FULL_PERCENT 35    /* sc -> full above this share of deviations */
+#define BB_ADAPT_TO_SC_PERCENT 25      /* full -> sc below this one (sc stops paying at
+                                          about 33%: README, figure 6) */
 #define BB_ADAPT_JOINER_RUN_PERCENT 50 /* full, whatever the deviations, above this
                                           share of ULTs run by their joiner */
 

@@ -79,13 +79,16 @@ void bb_technique_print(int technique, FILE *out)
         fprintf(out, " or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
 }
 
-/* A running average of percentages: each window weighs a quarter. `part`
+/* A running average of percentages: each window weighs a sixteenth, so
+ * that the average spans some 4,000 ULTs, more than a burst of yielders
+ * that end together after their siblings (a fork-join of 4,096 with D =
+ * 25% ends 3,072 without a deviation, then 1,024 with one). `part`
  * may exceed `whole` (a joiner's ULT is counted when it starts, the ends
  * when they come): at most 100%. */
 static uint32_t fold_percent(uint32_t average, uint64_t part, uint64_t whole)
 {
     uint64_t percent = part < whole ? part * 100 / whole : 100;
-    return (3 * average + (uint32_t)percent) / 4;
+    return (15 * average + (uint32_t)percent) / 16;
 }
 
 void bb_technique_adapt(bb_xstream *es)
