@@ -47,6 +47,9 @@ struct bb_xstream {
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */
     /* Shared with other ESs. */
+    bb_unit *remote_ready;     /* ULTs of private pools it pops, woken elsewhere, for it to
+                                  make ready (switch.c); BB_INBOX_CLOSED while its
+                                  scheduler does not run; atomic */
     int rank;                  /* atomic */
     uint32_t state;            /* ABT_xstream_state; atomic */
     bool is_primary;
@@ -65,6 +68,15 @@ struct bb_xstream {
     int *affinity;             /* CPUs it may run on (NULL: any) */
     int num_affinity;
 };
+
+#define BB_INBOX_CLOSED ((bb_unit *)1)
+
+/* Wake-ups into private pools from elsewhere (switch.c): the ES makes the
+ * ULTs in its inbox ready (at its schedulers' event checks), and closes it
+ * when its scheduler stops, opens it when it starts. */
+void bb_xstream_take_remote_ready(bb_xstream *es);
+void bb_xstream_close_inbox(bb_xstream *es);
+void bb_xstream_open_inbox(bb_xstream *es);
 
 static inline bb_xstream *bb_xstream_of(ABT_xstream handle)
 {

@@ -179,9 +179,11 @@ void bb_sched_check_events(bb_sched *s)
 {
     if (__builtin_expect(bb_info_dump_requested(), 0))
         bb_info_dump_rendezvous(s); /* ABT_info_trigger_print_all_thread_stacks */
+    bb_xstream *es = bb_self_xstream();
+    if (bb_load_relaxed(&es->remote_ready))
+        bb_xstream_take_remote_ready(es);
     if (bb_load_relaxed(&s->used) != BB_SCHED_IN_POOL || !s->unit)
         return;
-    bb_xstream *es = bb_self_xstream();
     uint32_t inherited = bb_load_acquire(&es->main_sched->request) &
                          (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_EXIT);
     if (inherited)

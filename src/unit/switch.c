@@ -593,16 +593,79 @@ void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
         bb_pool_ring_sleeper(s);
 }
 
-/* A blocked ULT becomes ready: back into its pool (or a migration target).
- * The blocked count drops only after the push, so that a scheduler never
+/* The blocked count drops only after the push, so that a scheduler never
  * sees the unit neither blocked nor queued and stops too early. */
-void bb_unit_make_ready(bb_unit *u)
+static void make_ready_here(bb_unit *u)
 {
-    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RESUME, u->pool, bb_self_unit(), NULL, 0, NULL);
     bb_pool *was = u->blocked_in;
     u->blocked_in = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool *now = push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
     if (was)
         bb_unit_uncount_blocked(was, now);
+}
+
+/* ---- wake-ups into a private pool from elsewhere ----------------------------
+ *
+ * Only the ES that pops a private pool may touch it (it takes no lock). A
+ * ULT of such a pool that blocked is woken by whoever ends its wait: maybe
+ * another ES or an external thread. That waker does not push it: it hands
+ * it to the ES the ULT last ran on, which popped it from there, through the
+ * ES's inbox (`remote_ready`, a stack linked through bb_unit.next), and that
+ * ES makes it ready at its schedulers' next event check
+ * (bb_xstream_take_remote_ready). Until then it still counts as blocked, so
+ * no scheduler of its pool stops meanwhile. An ES whose scheduler no longer
+ * runs closes its inbox (BB_INBOX_CLOSED): nobody pops its pools then, and
+ * a waker pushes itself. */
+
+static bool wakes_from_elsewhere(bb_unit *u)
+{
+    return u->pool->access == ABT_POOL_ACCESS_PRIV &&
+           bb_self_xstream() != bb_load_relaxed(&u->xstream);
+}
+
+/* Returns false if the inbox of `es` is closed. */
+static bool hand_to_es(bb_xstream *es, bb_unit *u)
+{
+    bb_unit *head = bb_load_relaxed(&es->remote_ready);
+    do {
+        if (head == BB_INBOX_CLOSED)
+            return false;
+        u->next = head;
+    } while (!bb_cas_acq_rel(&es->remote_ready, &head, u));
+    return true;
+}
+
+static void make_ready_all(bb_unit *list)
+{
+    while (list) {
+        bb_unit *u = list;
+        list = u->next;
+        u->next = NULL;
+        make_ready_here(u);
+    }
+}
+
+void bb_xstream_take_remote_ready(bb_xstream *es)
+{
+    make_ready_all(bb_exchange_acq_rel(&es->remote_ready, (bb_unit *)NULL));
+}
+
+void bb_xstream_close_inbox(bb_xstream *es)
+{
+    make_ready_all(bb_exchange_acq_rel(&es->remote_ready, BB_INBOX_CLOSED));
+}
+
+void bb_xstream_open_inbox(bb_xstream *es)
+{
+    bb_store_release(&es->remote_ready, (bb_unit *)NULL);
+}
+
+/* A blocked ULT becomes ready: back into its pool (or a migration target). */
+void bb_unit_make_ready(bb_unit *u)
+{
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RESUME, u->pool, bb_self_unit(), NULL, 0, NULL);
+    if (wakes_from_elsewhere(u) && hand_to_es(bb_load_relaxed(&u->xstream), u))
+        return;
+    make_ready_here(u);
 }

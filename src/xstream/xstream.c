@@ -87,6 +87,7 @@ static void secondary_sched_main(void *arg)
     bb_xstream *es = sched_unit->xstream;
     bb_fpu_control_load(&es->sched_fpu);
     run_main_scheds(es);
+    bb_xstream_close_inbox(es); /* nothing pops its pools any more */
     bb_store_relaxed(&es->current, es->native_unit);
     bb_switch_exit(sched_unit, es->native_unit, NULL, NULL);
 }
@@ -100,6 +101,7 @@ static void *secondary_main(void *arg)
     es->native_unit->xstream = es;
     es->sched_unit->xstream = es;
     es->sched_unit->ctx = NULL; /* a revived ES starts its scheduler afresh */
+    bb_xstream_open_inbox(es);
     bb_fpu_control_save(&es->sched_fpu); /* the OS thread's */
     bb_xstream_apply_binding(es);
     bb_overflow_thread_enter();
@@ -127,6 +129,7 @@ static void primary_sched_main(void *arg)
         /* Only ABT_finalize stops the primary ES: ignore other requests. */
         bb_store_relaxed(&es->main_sched->request, 0u);
     }
+    bb_xstream_close_inbox(es);
     bb_unit *primary = es->finalizer;
     bb_store_relaxed(&es->current, primary);
     bb_switch_exit(sched_unit, primary, NULL, NULL);
