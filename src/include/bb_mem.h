@@ -52,7 +52,8 @@ typedef struct {
     bb_free_item *descs;       /* bare descriptors */
     uint32_t num_descs;
     uint32_t max_descs;        /* ABT_MEM_MAX_NUM_DESCS */
-    bb_free_item *stacks;      /* default-size stacks on their own */
+    bb_free_item *stacks;      /* default-size stacks on their own (bb_mem_stack_item) */
+    size_t stack_size;         /* the default size, ABT_THREAD_STACKSIZE */
     uint32_t num_stacks;
 } bb_mem_cache;
 
@@ -123,6 +124,21 @@ static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
         bb_mem_ult_free_slow(cache, u);
 }
 
+/* A free default-size stack (of `size` bytes) is linked through a
+ * bb_free_item at its top, in memory that the ULT which last used it has
+ * touched (a stack grows down from there). At its base the link would make
+ * one more page resident for each idle stack: twice the memory of 65,536
+ * lazily lent stacks that all deviated. */
+static inline bb_free_item *bb_mem_stack_item(void *stack, size_t size)
+{
+    return (bb_free_item *)(void *)((char *)stack + size - sizeof(bb_free_item));
+}
+
+static inline void *bb_mem_item_stack(bb_free_item *item, size_t size)
+{
+    return item ? (char *)(item + 1) - size : NULL;
+}
+
 /* Default-size stacks on their own (given to ULTs at their first run, see
  * bb_technique.h): the caller's cache, inline. bb_mem_stack_alloc and
  * bb_mem_stack_free do the rest. */
@@ -134,7 +150,7 @@ static inline void *bb_mem_stack_cache_pop(bb_mem_cache *cache, uint32_t *flags)
         bb_store_relaxed(&cache->num_stacks, cache->num_stacks - 1);
         *flags = item->flags;
     }
-    return item;
+    return bb_mem_item_stack(item, cache->stack_size);
 }
 
 /* Returns false, keeping nothing, if the cache is full. */
@@ -142,7 +158,7 @@ static inline bool bb_mem_stack_cache_push(bb_mem_cache *cache, void *stack, uin
 {
     if (cache->num_stacks >= cache->max_ults)
         return false;
-    bb_free_item *item = stack;
+    bb_free_item *item = bb_mem_stack_item(stack, cache->stack_size);
     item->next = cache->stacks;
     item->flags = flags;
     cache->stacks = item;

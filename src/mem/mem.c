@@ -128,26 +128,13 @@ static bool add_slab(void)
     return true;
 }
 
-/* A free slab stack is linked through its top, the page its ULT touched
- * first: linking through the bottom would make a page resident that the
- * ULT may never have needed. */
-static bb_free_item *slab_link(void *stack, size_t size)
-{
-    return (bb_free_item *)(void *)((char *)stack + size - sizeof(bb_free_item));
-}
-
-static void *slab_stack_of(bb_free_item *link, size_t size)
-{
-    return (char *)link + sizeof(bb_free_item) - size;
-}
-
 static int carve_slab_stack(size_t size, void **stack, uint32_t *flags)
 {
     void *s = NULL;
     pthread_mutex_lock(&depot.lock);
     bb_free_item *link = list_pop(&depot.slab_free.head, &depot.slab_free.count);
     if (link) {
-        s = slab_stack_of(link, size);
+        s = bb_mem_item_stack(link, size); /* linked through its top */
     } else if (depot.carve_end - depot.carve_next >= (ptrdiff_t)size || add_slab()) {
         s = depot.carve_next;
         depot.carve_next += size;
@@ -164,9 +151,9 @@ static int carve_slab_stack(size_t size, void **stack, uint32_t *flags)
 static void return_slab_stack(void *stack, size_t size)
 {
     /* AddressSanitizer may still mark the frames its ULT left there. */
-    bb_sanitizer_fresh_stack(slab_link(stack, size), sizeof(bb_free_item));
+    bb_sanitizer_fresh_stack(bb_mem_stack_item(stack, size), sizeof(bb_free_item));
     pthread_mutex_lock(&depot.lock);
-    list_push(&depot.slab_free.head, &depot.slab_free.count, slab_link(stack, size));
+    list_push(&depot.slab_free.head, &depot.slab_free.count, bb_mem_stack_item(stack, size));
     pthread_mutex_unlock(&depot.lock);
 }
 
@@ -225,7 +212,8 @@ static void unmap_stack(void *stack, size_t size, uint32_t flags)
 
 static void unmap_cached_stack(bb_free_item *item)
 {
-    unmap_stack(item, bb_rt.config.thread_stacksize, item->flags);
+    size_t size = bb_rt.config.thread_stacksize;
+    unmap_stack(bb_mem_item_stack(item, size), size, item->flags);
 }
 
 /* ---- the depot ----------------------------------------------------------- */
@@ -346,6 +334,7 @@ void bb_mem_cache_init(bb_mem_cache *cache)
     *cache = (bb_mem_cache){0};
     cache->max_ults = bb_rt.config.mem_max_stacks;
     cache->max_descs = bb_rt.config.mem_max_descs;
+    cache->stack_size = bb_rt.config.thread_stacksize;
 }
 
 bb_unit *bb_mem_desc_alloc_slow(bb_mem_cache *cache)
@@ -394,7 +383,7 @@ int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t 
         pthread_mutex_unlock(&depot.lock);
         if (item)
             *flags = item->flags;
-        cached = item;
+        cached = bb_mem_item_stack(item, size);
     }
     if (cached) {
         *stack = cached;
@@ -412,8 +401,11 @@ void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t f
         return;
     }
     flags &= BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK;
+    /* Frames of the ULT that ended with a switch left their redzones
+     * poisoned where the link goes (bb_mem_stack_item). */
+    bb_sanitizer_fresh_stack(bb_mem_stack_item(stack, size), sizeof(bb_free_item));
     if (!cache) {
-        bb_free_item *item = stack;
+        bb_free_item *item = bb_mem_stack_item(stack, size);
         item->flags = flags;
         push_to_depot(&depot.stacks, item);
         return;
