@@ -85,15 +85,13 @@ enum bb_technique {
 /* auto: each ES starts as sc, and every BB_ADAPT_WINDOW ULTs that end on
  * it compares the share of them that deviated (a running average over the
  * windows) with the rate at which sc stops paying: above it the ES runs
- * full, below it sc again (bb_technique_adapt). Where most ULTs are run by
- * their joiner (the join bypass), which sc does not speed up, it runs full
- * too. */
+ * full, below it sc again (bb_technique_adapt). ULTs that their joiner runs
+ * (the join bypass) take the roc-l way under sc: more instructions than
+ * full's switch, but less time (README, figure 9), so they change nothing. */
 #define BB_ADAPT_WINDOW 256            /* ULTs ended between two choices; a power of 2 */
 #define BB_ADAPT_TO_FULL_PERCENT 35    /* sc -> full above this share of deviations */
 #define BB_ADAPT_TO_SC_PERCENT 25      /* full -> sc below this one (sc stops paying at
                                           about 33%: README, figure 6) */
-#define BB_ADAPT_JOINER_RUN_PERCENT 50 /* full, whatever the deviations, above this
-                                          share of ULTs run by their joiner */
 
 uint32_t bb_technique_steps(int technique);
 const char *bb_technique_name(int technique);

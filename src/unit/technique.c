@@ -82,12 +82,10 @@ void bb_technique_print(int technique, FILE *out)
 /* A running average of percentages: each window weighs a sixteenth, so
  * that the average spans some 4,000 ULTs, more than a burst of yielders
  * that end together after their siblings (a fork-join of 4,096 with D =
- * 25% ends 3,072 without a deviation, then 1,024 with one). `part`
- * may exceed `whole` (a joiner's ULT is counted when it starts, the ends
- * when they come): at most 100%. */
+ * 25% ends 3,072 without a deviation, then 1,024 with one). */
 static uint32_t fold_percent(uint32_t average, uint64_t part, uint64_t whole)
 {
-    uint64_t percent = part < whole ? part * 100 / whole : 100;
+    uint64_t percent = part * 100 / whole; /* part <= whole: both count ends */
     return (15 * average + (uint32_t)percent) / 16;
 }
 
@@ -95,27 +93,19 @@ void bb_technique_adapt(bb_xstream *es)
 {
     uint64_t ended = es->ults_ended - es->adapt_ended;
     uint64_t deviated = es->ults_deviated - es->adapt_deviated;
-    uint64_t joiner_run = es->ults_joiner_run - es->adapt_joiner_run;
     if (ended == 0)
         return;
     es->adapt_ended = es->ults_ended;
     es->adapt_deviated = es->ults_deviated;
-    es->adapt_joiner_run = es->ults_joiner_run;
     /* A ULT counts when it ends, and one that deviated tends to end later
      * than its siblings (a yield sends it behind them): a window alone may
      * see none of a burst's deviations. A running average over the windows
      * smooths that out. */
     es->deviation_percent = fold_percent(es->deviation_percent, deviated, ended);
-    es->joiner_run_percent = fold_percent(es->joiner_run_percent, joiner_run, ended);
-    /* sc pays only where the scheduler starts a ULT: one its joiner runs
-     * takes the roc-l way, dearer than full's (fib: 367 against 322). */
-    bool joiners_run_them = es->joiner_run_percent > BB_ADAPT_JOINER_RUN_PERCENT;
     uint32_t sc = bb_technique_steps(BB_TECH_SC), full = bb_technique_steps(BB_TECH_FULL);
     /* Stored atomically: ABT_info_print_xstream may look from elsewhere. */
-    if (es->ult_steps == sc &&
-        (es->deviation_percent > BB_ADAPT_TO_FULL_PERCENT || joiners_run_them))
+    if (es->ult_steps == sc && es->deviation_percent > BB_ADAPT_TO_FULL_PERCENT)
         bb_store_relaxed(&es->ult_steps, full);
-    else if (es->ult_steps == full && es->deviation_percent < BB_ADAPT_TO_SC_PERCENT &&
-             !joiners_run_them)
+    else if (es->ult_steps == full && es->deviation_percent < BB_ADAPT_TO_SC_PERCENT)
         bb_store_relaxed(&es->ult_steps, sc);
 }
