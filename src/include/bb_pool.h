@@ -156,9 +156,15 @@ static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
  * no one else: a private pool, or a pool only one scheduler serves. */
 static inline bool bb_pool_is_drained(bb_pool *pool)
 {
+    /* The blocked count first: a waker pushes a unit, then uncounts it
+     * (bb_unit_make_ready), so a count read as zero means that every such
+     * push came before, and the emptiness test sees its unit. In the other
+     * order a unit pushed in between is missed by both: the scheduler
+     * stopped with it in its pool. */
+    long blocked = bb_load_acquire(&pool->num_blocked);
     if (!bb_pool_is_empty(pool))
         return false;
-    if (bb_pool_blocked(pool) == 0)
+    if (blocked <= 0)
         return true;
     return pool->access != ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&pool->num_scheds) > 1;
 }

@@ -646,9 +646,11 @@ static void make_ready_all(bb_unit *list)
     }
 }
 
+/* On `es` only (which alone opens and closes its inbox). */
 void bb_xstream_take_remote_ready(bb_xstream *es)
 {
-    make_ready_all(bb_exchange_acq_rel(&es->remote_ready, (bb_unit *)NULL));
+    if (bb_load_relaxed(&es->remote_ready) != BB_INBOX_CLOSED)
+        make_ready_all(bb_exchange_acq_rel(&es->remote_ready, (bb_unit *)NULL));
 }
 
 void bb_xstream_close_inbox(bb_xstream *es)
