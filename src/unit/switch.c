@@ -356,6 +356,15 @@ void bb_ult_start(void *arg)
     leave_for_good(self, finish_exited);
 }
 
+/* A ULT that `parent` called returned without deviating, still the current
+ * unit of `es`: the parent takes the ES back and terminates it. */
+static inline void end_returned(bb_xstream *es, bb_unit *parent, bb_unit *u)
+{
+    count_end(es, false);
+    bb_store_relaxed(&es->current, parent);
+    bb_unit_terminate(u);
+}
+
 /* SCHED_STACK (SC): the ES's restartable main scheduler `sched` calls a
  * ULT `u` that never ran and has no stack yet as a tasklet, on its own
  * stack, after lending that stack to `u`. If `u` deviates first, it keeps
@@ -393,9 +402,7 @@ static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
     sched->stack = u->stack;
     bb_store_relaxed(&u->stack, NULL);
     u->lent_stack = 0; /* the scheduler's lent_stack was left as it was */
-    count_end(es, false);
-    bb_store_relaxed(&es->current, sched);
-    bb_unit_terminate(u);
+    end_returned(es, sched, u);
 }
 
 /* SCHED_RESTART: the restartable scheduler `sched` calls `u` without saving
@@ -407,9 +414,7 @@ static void call_unsaved(bb_xstream *es, bb_unit *sched, bb_unit *u)
     sched->ctx = NULL;
     bb_ult_ensure_stack_on(es, u);
     bb_ctx_run_on(u->stack, u->stacksize, bb_ult_called, u);
-    count_end(es, false);
-    bb_store_relaxed(&es->current, sched);
-    bb_unit_terminate(u);
+    end_returned(es, sched, u);
 }
 
 /* bb_ult_begin with the RETURN step. */
@@ -423,10 +428,8 @@ __attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_u
     void *parent_ctx = parent->ctx;
     bb_ctx_call(&parent->ctx, u->stack, u->stacksize, bb_ult_called, u);
     if (bb_load_relaxed(&es->current) == u) {
-        count_end(es, false);
         parent->ctx = parent_ctx;
-        bb_store_relaxed(&es->current, parent);
-        bb_unit_terminate(u);
+        end_returned(es, parent, u);
     }
 }
 
