@@ -68,15 +68,27 @@ struct bb_unit {
                                    (bb_technique.h) only from its first run to its end,
                                    written atomically then */
     size_t stacksize;
-    /* Colder fields, all zero in a new unit; the small ones in one word. */
-    uint8_t requests;           /* bb_unit_requests; atomic */
-    uint8_t switching;          /* ULT: blocked but its context not yet saved; atomic */
-    uint8_t resumable;          /* suspended by the user: ABT_thread_resume may take it; atomic */
-    uint8_t in_wait;            /* inside bb_wait: a cancel waits until it returns; owner only */
-    uint8_t migratable;         /* may be moved between pools (ABT_*_migrate); atomic */
-    uint8_t lent_stack;         /* ULT: flags of the stack it got at its first run, which it
+    /* Colder fields. The small ones share one word, which a new unit gets
+     * in one store (bb_unit_small_fresh) and a free reads in one load. */
+    union {
+        struct {
+            uint8_t requests;   /* bb_unit_requests; atomic */
+            uint8_t switching;  /* ULT: blocked but its context not yet saved; atomic */
+            uint8_t resumable;  /* suspended by the user: ABT_thread_resume may take it; atomic */
+            uint8_t in_wait;    /* inside bb_wait: a cancel waits until it returns; owner only */
+            uint8_t migratable; /* may be moved between pools (ABT_*_migrate); atomic */
+            uint8_t lent_stack; /* ULT: flags of the stack it got at its first run, which it
                                    gives back when it ends (bb_technique.h, LAZY_STACK); 0
                                    if none. Zero whenever the descriptor holds no unit. */
+            uint8_t cold_set;   /* a field from wait_target to map_next, or fiber, may be
+                                   nonzero at the unit's end (bb_unit_set_cold) */
+        };
+        uint64_t small;
+    };
+    /* From here to map_next: zero in every free descriptor (bb_unit_clear_cold),
+     * so that the create shortcut need not write them. The transient ones
+     * (wait_target, blocked_in) are zero again whenever the unit runs; a
+     * write of any other sets cold_set. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
                                    node in a sync object's queue; NULL if suspended. A
                                    ready ULT that made a child-first ULT: that child
@@ -130,6 +142,7 @@ static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *),
     u->resumable = 0;
     u->in_wait = 0;
     u->migratable = 0;
+    u->cold_set = 0;
     u->wait_target = NULL;
     u->blocked_in = NULL;
     u->migrate_cb = NULL;
@@ -140,6 +153,66 @@ static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *),
     u->user_unit = ABT_UNIT_NULL;
     u->unit_pool = NULL;
     u->map_next = NULL;
+}
+
+/* The small word of a unit the create shortcut makes: migratable, nothing
+ * else. A unit that ends with this word and is terminated can go back to a
+ * cache as it is (hotpath.c). */
+static inline uint64_t bb_unit_small_fresh(void)
+{
+    union { struct { uint8_t b[4], migratable, rest[3]; }; uint64_t word; } w = {.migratable = 1};
+    return w.word;
+}
+
+/* What the create shortcut writes in a descriptor from an ES cache, whose
+ * cold fields are zero and joiner BB_JOIN_NOBODY already (bb_unit_make_free:
+ * a free descriptor always is so). Not the stack fields (the memory layer's). */
+static inline void bb_unit_init_cached(bb_unit *u, bb_pool *pool, void (*func)(void *),
+                                       void *arg, uint32_t flags)
+{
+    u->next = NULL;
+    u->prev = NULL;
+    u->pool = pool;
+    u->func = func;
+    u->arg = arg;
+    u->flags = flags;
+    u->state = ABT_THREAD_STATE_READY;
+    u->xstream = NULL;
+    u->parent = NULL;
+    u->ctx = NULL;
+    u->small = bb_unit_small_fresh();
+}
+
+/* A cold field other than a transient one is about to be written: the
+ * descriptor must be cleared before it holds another unit. */
+static inline void bb_unit_set_cold(bb_unit *u)
+{
+    bb_store_relaxed(&u->cold_set, 1u);
+}
+
+static inline void bb_unit_clear_cold(bb_unit *u)
+{
+    u->cold_set = 0;
+    u->wait_target = NULL;
+    u->blocked_in = NULL;
+    u->migrate_cb = NULL;
+    u->migrate_cb_arg = NULL;
+    u->migrate_to = NULL;
+    u->id = 0;
+    u->keys = NULL;
+    u->user_unit = ABT_UNIT_NULL;
+    u->unit_pool = NULL;
+    u->map_next = NULL;
+}
+
+/* A descriptor that no longer holds a unit, as every free one is: zero cold
+ * fields, no joiner, state BB_UNIT_STATE_FREE (which a stale handle shows). */
+static inline void bb_unit_make_free(bb_unit *u)
+{
+    if (u->cold_set)
+        bb_unit_clear_cold(u);
+    bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
+    bb_store_relaxed(&u->state, BB_UNIT_STATE_FREE);
 }
 
 static inline bb_unit *bb_unit_of(ABT_thread handle)

@@ -307,9 +307,10 @@ static bb_unit *new_desc(void)
         c = depot.carving = new_chunk();
     if (c) {
         u = (bb_unit *)(void *)(c->units + (size_t)c->carved * c->desc_size);
-        u->state = BB_UNIT_STATE_FREE;
         u->fiber = (union bb_unit_fiber){0}; /* and so they stay while no unit uses it */
         u->lent_stack = 0;
+        bb_unit_clear_cold(u);
+        bb_unit_make_free(u);
         bb_store_release(&c->carved, c->carved + 1);
     }
     pthread_mutex_unlock(&depot.lock);

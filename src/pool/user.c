@@ -118,6 +118,7 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
         return ABT_ERR_OTHER;
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
+    bb_unit_set_cold(u);
     u->user_unit = unit;
     u->unit_pool = pool;
     bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */

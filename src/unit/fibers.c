@@ -130,6 +130,8 @@ static void valgrind_register(bb_unit *to)
 static inline __attribute__((always_inline)) bb_ctx_fn
 before_jump(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg, bool exiting, void **fn_arg)
 {
+    bb_unit_set_cold(from); /* their fiber state: bb_fibers_release when freed */
+    bb_unit_set_cold(to);
     if (bb_fiber_tools.valgrind)
         valgrind_register(to);
     if (bb_fiber_tools.tsan)

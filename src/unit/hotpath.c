@@ -109,7 +109,8 @@ static inline bool cache_has_unit(const bb_xstream *es, bool is_ult)
 
 /* A unit from the caller's ES cache (cache_has_unit), with its fields set
  * for `pool`. A freed ULT keeps its default-size stack and its stack flags;
- * a ULT with a lazy stack has none yet. */
+ * a ULT with a lazy stack has none yet. The cold fields of a cached
+ * descriptor are zero already (bb_unit_make_free). */
 static inline __attribute__((always_inline)) bb_unit *
 take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *), void *arg,
                  bool named)
@@ -125,8 +126,7 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
         u->stacksize = is_ult ? bb_rt.config.thread_stacksize : 0;
         flags |= is_ult ? BB_UNIT_ULT : 0;
     }
-    bb_unit_init(u, pool, func, arg, flags);
-    u->migratable = 1;
+    bb_unit_init_cached(u, pool, func, arg, flags);
     return u;
 }
 
@@ -135,7 +135,7 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
 static __attribute__((noinline)) int undo_create(bb_unit *u, int err, ABT_thread *newunit)
 {
     bb_mem_cache *c = &bb_self_xstream()->cache;
-    u->state = BB_UNIT_STATE_FREE;
+    bb_unit_make_free(u);
     if (u->stack)
         bb_mem_cache_push(&c->ults, &c->num_ults, u);
     else
@@ -303,38 +303,71 @@ int ABT_thread_join(ABT_thread thread)
     return err != ABT_SUCCESS ? err : bb_unit_join(u);
 }
 
-/* Free shortcut: a terminated unit whose memory goes straight back to the
- * caller's ES cache (no keys, no tool state to drop; a user pool gets its
- * unit back first). */
-static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
+/* A descriptor about to go back to a cache; `plain`: its cold fields are
+ * known to be zero (is_plain_and_terminated). */
+static inline void make_free(bb_unit *u, bool plain)
+{
+    if (plain) {
+        bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
+        bb_store_relaxed(&u->state, BB_UNIT_STATE_FREE);
+    } else {
+        bb_unit_make_free(u);
+    }
+}
+
+/* Put the terminated `u` into the cache of `es` if it has room and `u` needs
+ * nothing else: a default-size stack from the cache goes with it, a lazy
+ * one went back at its end, any other stack goes the general way. */
+static inline bool cache_terminated(bb_xstream *es, bb_unit *u, bool plain)
 {
     bb_mem_cache *c = &es->cache;
-    if (u->keys || __builtin_expect(bb_fiber_tools.any, 0))
-        return false;
-    if (u->unit_pool)
-        bb_unit_drop_user_unit(u);
     if (u->flags & BB_UNIT_CACHED_STACK) {
         if (c->num_ults >= c->max_ults)
             return false;
-        u->state = BB_UNIT_STATE_FREE;
+        make_free(u, plain);
         bb_mem_cache_push(&c->ults, &c->num_ults, u);
         return true;
     }
     if (u->stack || c->num_descs >= c->max_descs)
         return false;
-    u->state = BB_UNIT_STATE_FREE;
+    make_free(u, plain);
     bb_mem_cache_push(&c->descs, &c->num_descs, u);
     return true;
 }
 
-static int free_unit(ABT_thread *thread)
+/* A terminated unit whose memory goes straight back to the caller's ES
+ * cache (no keys, no tool state to drop; a user pool gets its unit back
+ * first). */
+static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
+{
+    if (u->keys || __builtin_expect(bb_fiber_tools.any, 0))
+        return false;
+    if (u->unit_pool)
+        bb_unit_drop_user_unit(u);
+    return cache_terminated(es, u, false);
+}
+
+/* The free shortcut's case: `u` terminated, as it was made by the create
+ * shortcut (its small word unchanged: no cold field set, no request, no
+ * lent stack), so that it is a plain user unit (the runtime's own have
+ * cold_set) and none of release_to_cache's work is left. Not a stale
+ * handle either: a free descriptor has no BB_JOIN_DONE. */
+static inline bool is_plain_and_terminated(bb_unit *u)
+{
+    return bb_unit_is_terminated(u) && u->small == bb_unit_small_fresh();
+}
+
+/* Every other free: join first, and the general release if need be. */
+static __attribute__((noinline)) int free_general(ABT_thread *thread)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
     if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && u && joinable_by(es->current, u)) {
         if (!bb_unit_is_terminated(u) &&
-            !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u)))
+            !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u))) {
             bb_unit_block_until_terminated(u);
+            es = bb_self_xstream(); /* the caller may have resumed on another ES */
+        }
         if (!release_to_cache(es, u))
             bb_unit_release_memory(u);
         *thread = ABT_THREAD_NULL;
@@ -350,6 +383,20 @@ static int free_unit(ABT_thread *thread)
     if (err == ABT_SUCCESS)
         *thread = ABT_THREAD_NULL;
     return err;
+}
+
+/* The free shortcut: a plain unit that has terminated (the common case of a
+ * fork-join, whose joins find their units done) goes back to the cache. */
+static inline int free_unit(ABT_thread *thread)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
+    if (es && u && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && is_plain_and_terminated(u) &&
+        cache_terminated(es, u, true)) {
+        *thread = ABT_THREAD_NULL;
+        return ABT_SUCCESS;
+    }
+    return free_general(thread);
 }
 
 int ABT_thread_free(ABT_thread *thread)
@@ -435,18 +482,10 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
     int err = begin_many(num_threads, thread_list, &self);
     if (err != ABT_SUCCESS)
         return err;
-    bb_xstream *es = bb_self_xstream();
-    bool to_cache = es && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE);
     for (int i = 0; i < num_threads; i++) {
-        bb_unit *u = bb_unit_of(thread_list[i]);
-        if (!u)
+        if (thread_list[i] == ABT_THREAD_NULL)
             continue;
-        if (to_cache && joinable_by(self, u) && bb_unit_is_terminated(u) &&
-            release_to_cache(es, u)) {
-            thread_list[i] = ABT_THREAD_NULL; /* what the free shortcut does, minus its tests */
-            continue;
-        }
-        err = ABT_thread_free(&thread_list[i]);
+        err = free_unit(&thread_list[i]); /* a free may block: its ES is read each time */
         if (err != ABT_SUCCESS)
             return err;
     }

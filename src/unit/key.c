@@ -166,8 +166,10 @@ static int claim_slot(bb_unit *u, bb_key *k, void *value,
     t->slots[k->slot].destructor = k->destructor;
     bb_store_relaxed(&t->slots[k->slot].value, value);
     bb_store_release(&t->slots[k->slot].generation, k->generation);
-    if (grown)
+    if (grown) {
+        bb_unit_set_cold(u);
         bb_store_release(&u->keys, grown);
+    }
     return ABT_SUCCESS;
 }
 

@@ -36,6 +36,7 @@ void bb_unit_apply_migration(bb_unit *u)
 
 static void post_request(bb_unit *u, bb_pool *to)
 {
+    bb_unit_set_cold(u);
     bb_store_relaxed(&u->migrate_to, to);
     bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_MIGRATE);
 }

@@ -431,6 +431,7 @@ int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread thread
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(thread);
+    bb_unit_set_cold(u);
     u->migrate_cb = cb_func;
     u->migrate_cb_arg = cb_arg;
     return ABT_SUCCESS;

@@ -17,7 +17,8 @@
 #include "bb_waiter.h"
 #include "bb_xstream.h"
 
-/* The runtime's own units (no spec) never migrate. */
+/* The runtime's own units (no spec) never migrate, and are never taken by
+ * the free shortcut (cold_set). */
 static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
                         uint32_t flags, const bb_unit_spec *spec)
 {
@@ -27,6 +28,7 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
         u->migrate_cb = spec->migrate_cb;
         u->migrate_cb_arg = spec->migrate_cb_arg;
     }
+    u->cold_set = !spec || spec->migrate_cb;
 }
 
 static bool has_default_stack(const bb_unit_spec *spec)
@@ -212,9 +214,9 @@ void bb_unit_release_memory(bb_unit *u)
     if (u->lent_stack) /* a scheduler's, under SC (bb_technique.h) */
         bb_ult_return_stack(u);
     bb_mem_cache *cache = bb_self_mem_cache();
-    u->state = BB_UNIT_STATE_FREE; /* for debuggers walking the descriptor chunks */
     if (__builtin_expect(bb_fiber_tools.any, 0))
         bb_fibers_release(u);
+    bb_unit_make_free(u); /* also for debuggers walking the descriptor chunks */
     if (u->flags & BB_UNIT_CACHED_STACK) {
         bb_mem_ult_free(cache, u); /* the stack stays with the descriptor */
         return;
@@ -226,6 +228,7 @@ void bb_unit_release_memory(bb_unit *u)
 
 void bb_unit_cancel(bb_unit *u)
 {
+    bb_unit_set_cold(u);
     bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_CANCEL);
 }
 
@@ -234,6 +237,7 @@ uint64_t bb_unit_get_id(bb_unit *u)
     uint64_t id = bb_load_relaxed(&u->id);
     if (id == 0) {
         uint64_t fresh = bb_fetch_add_relaxed(&bb_rt.next_unit_id, 1) + 1;
+        bb_unit_set_cold(u);
         if (bb_cas_acq_rel(&u->id, &id, fresh))
             id = fresh;
     }
