@@ -278,6 +278,7 @@ uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
 int bb_unit_make_sched(size_t stacksize, bool lazy_stack, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
+void bb_unit_end(bb_unit *u); /* bb_unit_terminate of a unit that holds no lent stack */
 void bb_unit_wait_terminated(bb_unit *u);        /* join bypass, else block */
 void bb_unit_block_until_terminated(bb_unit *u); /* block only */
 void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */

@@ -18,23 +18,34 @@
 #include <time.h>
 
 #include "bb_pool.h"
+#include "bb_pool_list.h"
 #include "bb_sched.h"
 #include "bb_xstream.h"
 
 typedef bb_unit *(*pick_fn)(bb_sched *s, bb_pool **from);
-/* How long a scheduler has found nothing to run. */
+/* How long a scheduler has found nothing to run: `rounds` is reset to zero
+ * by every unit run, and reads BB_IDLE_SPUN once idle for BB_IDLE_SPIN_NS. */
 typedef struct {
     unsigned rounds;
-    bool spun;          /* idle for BB_IDLE_SPIN_NS already */
-    uint64_t since_ns;
+    uint64_t since_ns;  /* when `rounds` left zero */
 } bb_idle;
+
+#define BB_IDLE_SPUN UINT32_MAX
+
+/* A private FIFO, the pool of a fork-join on one ES, is popped inline. */
+static inline bb_unit *pop_for_loop(bb_pool *pool)
+{
+    if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
+        return list_pop_head(pool);
+    return bb_pool_pop(pool);
+}
 
 typedef void (*idle_fn)(bb_sched *s, bb_idle *idle);
 
 static bb_unit *pick_in_order(bb_sched *s, bb_pool **from)
 {
     for (int i = 0; i < s->num_pools; i++) {
-        bb_unit *u = bb_pool_pop(s->pools[i]);
+        bb_unit *u = pop_for_loop(s->pools[i]);
         if (u) {
             *from = s->pools[i];
             return u;
@@ -56,7 +67,7 @@ static bb_unit *pick_or_steal(bb_sched *s, bb_pool **from)
 {
     if (s->num_pools == 0)
         return NULL;
-    bb_unit *u = bb_pool_pop(s->pools[0]);
+    bb_unit *u = pop_for_loop(s->pools[0]);
     if (u) {
         *from = s->pools[0];
         return u;
@@ -81,13 +92,13 @@ static uint64_t now_ns(void)
  * every 16 rounds only. */
 static bool spun_enough(bb_idle *idle)
 {
-    if (idle->spun)
+    if (idle->rounds == BB_IDLE_SPUN)
         return true;
     if (idle->rounds++ == 0)
         idle->since_ns = now_ns();
-    else if (idle->rounds % 16 == 0)
-        idle->spun = now_ns() - idle->since_ns >= BB_IDLE_SPIN_NS;
-    return idle->spun;
+    else if (idle->rounds % 16 == 0 && now_ns() - idle->since_ns >= BB_IDLE_SPIN_NS)
+        idle->rounds = BB_IDLE_SPUN;
+    return idle->rounds == BB_IDLE_SPUN;
 }
 
 static void back_off(bb_sched *s, bb_idle *idle)
@@ -178,7 +189,7 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
         bb_unit *u = pick(s, &pool);
         if (u) {
             bb_xstream_run_unit(bb_self_xstream(), u, pool);
-            idle_state = (bb_idle){0};
+            idle_state.rounds = 0;
         }
         if (++s->rounds >= (unsigned)s->event_freq || !u) {
             s->rounds = 0;

@@ -123,7 +123,7 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
     } else {
         u = bb_mem_cache_pop(&es->cache.descs, &es->cache.num_descs);
         u->stack = NULL;
-        u->stacksize = is_ult ? bb_rt.config.thread_stacksize : 0;
+        u->stacksize = is_ult ? es->cache.stack_size : 0;
         flags |= is_ult ? BB_UNIT_ULT : 0;
     }
     bb_unit_init_cached(u, pool, func, arg, flags);

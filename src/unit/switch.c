@@ -183,7 +183,7 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
         u->func(u->arg);
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
         bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
-        bb_unit_terminate(u);
+        bb_unit_end(u);
     }
 }
 
@@ -402,7 +402,9 @@ static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
     sched->stack = u->stack;
     bb_store_relaxed(&u->stack, NULL);
     u->lent_stack = 0; /* the scheduler's lent_stack was left as it was */
-    end_returned(es, sched, u);
+    count_end(es, false); /* end_returned, but the stack is back already */
+    bb_store_relaxed(&es->current, sched);
+    bb_unit_end(u);
 }
 
 /* SCHED_RESTART: the restartable scheduler `sched` calls `u` without saving

@@ -111,7 +111,7 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
 }
 
 /* What terminating does once the unit holds no lent stack. */
-static inline void terminate(bb_unit *u)
+void bb_unit_end(bb_unit *u)
 {
     bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
     if (!(u->flags & BB_UNIT_NAMED)) {
@@ -128,7 +128,7 @@ static inline void terminate(bb_unit *u)
 static __attribute__((noinline)) void terminate_returning_stack(bb_unit *u)
 {
     bb_ult_return_stack(u);
-    terminate(u);
+    bb_unit_end(u);
 }
 
 /* Runs on the context that follows the unit's last one (see switch.c). A
@@ -138,7 +138,7 @@ void bb_unit_terminate(bb_unit *u)
     if (u->lent_stack && !bb_ult_try_return_stack(u))
         terminate_returning_stack(u);
     else
-        terminate(u);
+        bb_unit_end(u);
 }
 
 /* An external thread cannot switch: it sleeps in the kernel until woken. */
