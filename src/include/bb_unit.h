@@ -82,13 +82,16 @@ struct bb_unit {
                                    if none. Zero whenever the descriptor holds no unit. */
             uint8_t cold_set;   /* a field from wait_target to map_next, or fiber, may be
                                    nonzero at the unit's end (bb_unit_set_cold) */
+            uint8_t user_made;  /* has a user pool's unit: user_unit, unit_pool, map_next
+                                   are set, and zero again once it is given back */
         };
         uint64_t small;
     };
-    /* From here to map_next: zero in every free descriptor (bb_unit_clear_cold),
+    /* From here to map_next: zero in every free descriptor (bb_unit_make_free),
      * so that the create shortcut need not write them. The transient ones
-     * (wait_target, blocked_in) are zero again whenever the unit runs; a
-     * write of any other sets cold_set. */
+     * (wait_target, blocked_in) are zero again whenever the unit runs, the
+     * user pool's ones (user_made) once its unit is given back; a write of
+     * any other sets cold_set. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
                                    node in a sync object's queue; NULL if suspended. A
                                    ready ULT that made a child-first ULT: that child
@@ -143,6 +146,7 @@ static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *),
     u->in_wait = 0;
     u->migratable = 0;
     u->cold_set = 0;
+    u->user_made = 0;
     u->wait_target = NULL;
     u->blocked_in = NULL;
     u->migrate_cb = NULL;
@@ -156,11 +160,15 @@ static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *),
 }
 
 /* The small word of a unit the create shortcut makes: migratable, nothing
- * else. A unit that ends with this word and is terminated can go back to a
- * cache as it is (hotpath.c). */
-static inline uint64_t bb_unit_small_fresh(void)
+ * else; `user_made` once its user pool made its unit. A terminated unit
+ * that ends with it can go back to a cache as it is, after giving back its
+ * user pool's unit (hotpath.c). */
+static inline uint64_t bb_unit_small_fresh(bool user_made)
 {
-    union { struct { uint8_t b[4], migratable, rest[3]; }; uint64_t word; } w = {.migratable = 1};
+    union {
+        struct { uint8_t b[4], migratable, lent_stack, cold_set, user_made; };
+        uint64_t word;
+    } w = {.migratable = 1, .user_made = user_made};
     return w.word;
 }
 
@@ -180,7 +188,7 @@ static inline void bb_unit_init_cached(bb_unit *u, bb_pool *pool, void (*func)(v
     u->xstream = NULL;
     u->parent = NULL;
     u->ctx = NULL;
-    u->small = bb_unit_small_fresh();
+    u->small = bb_unit_small_fresh(false);
 }
 
 /* A cold field other than a transient one is about to be written: the

@@ -47,6 +47,7 @@ static inline void bb_unit_map_unlink(bb_unit_map_bucket *b, bb_unit *u)
         link = &(*link)->map_next;
     if (*link)
         *link = u->map_next;
+    u->map_next = NULL; /* as in a free descriptor (bb_unit_make_free) */
 }
 
 #endif

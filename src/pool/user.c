@@ -74,6 +74,7 @@ static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_ma
     ABT_unit unit = u->user_unit;
     u->unit_pool = NULL;
     u->user_unit = ABT_UNIT_NULL;
+    bb_store_relaxed(&u->user_made, 0u);
     const bb_pool_user *d = p->user;
     if (d->legacy)
         free_legacy_unit(d, unit);
@@ -118,7 +119,7 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
         return ABT_ERR_OTHER;
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
-    bb_unit_set_cold(u);
+    bb_store_relaxed(&u->user_made, 1u);
     u->user_unit = unit;
     u->unit_pool = pool;
     bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */

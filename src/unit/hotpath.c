@@ -347,16 +347,6 @@ static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
     return cache_terminated(es, u, false);
 }
 
-/* The free shortcut's case: `u` terminated, as it was made by the create
- * shortcut (its small word unchanged: no cold field set, no request, no
- * lent stack), so that it is a plain user unit (the runtime's own have
- * cold_set) and none of release_to_cache's work is left. Not a stale
- * handle either: a free descriptor has no BB_JOIN_DONE. */
-static inline bool is_plain_and_terminated(bb_unit *u)
-{
-    return bb_unit_is_terminated(u) && u->small == bb_unit_small_fresh();
-}
-
 /* Every other free: join first, and the general release if need be. */
 static __attribute__((noinline)) int free_general(ABT_thread *thread)
 {
@@ -385,29 +375,56 @@ static __attribute__((noinline)) int free_general(ABT_thread *thread)
     return err;
 }
 
-/* The free shortcut: a plain unit that has terminated (the common case of a
- * fork-join, whose joins find their units done) goes back to the cache. */
-static inline int free_unit(ABT_thread *thread)
+/* The free shortcut for a unit of a user pool: what follows, after giving
+ * the pool's unit back. Out of line: the built-in pools' needs no frame. */
+typedef int (*free_fn)(ABT_thread *);
+
+static __attribute__((noinline)) int free_user_made(ABT_thread *thread, bb_xstream *es,
+                                                    bb_unit *u, free_fn general)
+{
+    bb_unit_drop_user_unit(u);
+    if (!cache_terminated(es, u, true))
+        return general(thread);
+    *thread = ABT_THREAD_NULL;
+    return ABT_SUCCESS;
+}
+
+/* The free shortcut: a terminated unit (the common case of a fork-join,
+ * whose frees find their units done) whose small word is as the create
+ * shortcut made it (no cold field set, no request, no lent stack) is a plain
+ * user unit (the runtime's own have cold_set), which goes back to the cache
+ * as it is. Not a stale handle either: a free descriptor has no
+ * BB_JOIN_DONE. Anything else goes to `general`. */
+static inline __attribute__((always_inline)) int free_unit(ABT_thread *thread, free_fn general)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
-    if (es && u && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && is_plain_and_terminated(u) &&
-        cache_terminated(es, u, true)) {
-        *thread = ABT_THREAD_NULL;
-        return ABT_SUCCESS;
+    if (es && u && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && bb_unit_is_terminated(u)) {
+        uint64_t small = u->small;
+        if (small == bb_unit_small_fresh(false) && cache_terminated(es, u, true)) {
+            *thread = ABT_THREAD_NULL;
+            return ABT_SUCCESS;
+        }
+        if (small == bb_unit_small_fresh(true))
+            return free_user_made(thread, es, u, general);
     }
-    return free_general(thread);
+    return general(thread);
 }
 
 int ABT_thread_free(ABT_thread *thread)
 {
-    return free_unit(thread);
+    return free_unit(thread, free_general);
+}
+
+static __attribute__((noinline)) int task_free_general(ABT_task *task)
+{
+    int err = free_general(task);
+    return err == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : err;
 }
 
 int ABT_task_free(ABT_task *task)
 {
-    int err = free_unit(task);
-    return err == ABT_ERR_INV_THREAD ? ABT_ERR_INV_TASK : err;
+    return free_unit(task, task_free_general);
 }
 
 /* ---- join_many and free_many ------------------------------------------------ */
@@ -485,7 +502,7 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
     for (int i = 0; i < num_threads; i++) {
         if (thread_list[i] == ABT_THREAD_NULL)
             continue;
-        err = free_unit(&thread_list[i]); /* a free may block: its ES is read each time */
+        err = free_unit(&thread_list[i], free_general); /* it may block: ES read each time */
         if (err != ABT_SUCCESS)
             return err;
     }
