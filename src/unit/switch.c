@@ -155,35 +155,57 @@ static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *s
                                           const bb_unit *u);
 static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u);
 
+/* `u` runs on `es` from now on (others read its ES, e.g. get_last_xstream). */
+static inline void set_running(bb_xstream *es, bb_unit *u)
+{
+    bb_store_relaxed(&u->xstream, es);
+    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+    bb_store_relaxed(&es->current, u);
+}
+
+static inline bool has_requests(bb_unit *u)
+{
+    return __builtin_expect(bb_load_relaxed(&u->requests) != 0, 0);
+}
+
+static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
+{
+    if (has_requests(u) && !serve_requests(u))
+        return;
+    set_running(es, u);
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
+    u->func(u->arg);
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
+    bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
+    bb_unit_end(u);
+}
+
+/* A ULT, other than the SC case: started or resumed on its own stack. */
+static inline void run_ult(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
+{
+    bb_unit_wait_until_saved(u); /* before a request may end it and free its stack */
+    if (has_requests(u) && !serve_requests(u))
+        return;
+    set_running(es, u);
+    u->parent = sched_unit;
+    bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
+    if (!u->ctx && !wanted)
+        bb_ult_begin(es, sched_unit, u);
+    else
+        bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
+}
+
 void bb_unit_run(bb_xstream *es, bb_unit *u)
 {
     bb_unit *sched_unit = es->current;
-
-    bool is_ult = bb_unit_is_ult(u);
-    if (is_ult)
-        bb_unit_wait_until_saved(u); /* before a request may end it and free its stack */
-    if (__builtin_expect(bb_load_relaxed(&u->requests) != 0, 0) && !serve_requests(u))
-        return;
-    bb_store_relaxed(&u->xstream, es); /* read by others, e.g. get_last_xstream */
-    bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-    bb_store_relaxed(&es->current, u);
-    if (is_ult) {
+    if (!bb_unit_is_ult(u)) {
+        run_tasklet(es, sched_unit, u);
+    } else if (can_run_on_sched_stack(es, sched_unit, u) && !has_requests(u)) {
+        set_running(es, u); /* it never ran: no context of it is being saved */
         u->parent = sched_unit;
-        if (can_run_on_sched_stack(es, sched_unit, u)) {
-            run_on_sched_stack(es, sched_unit, u);
-            return;
-        }
-        bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
-        if (!u->ctx && !wanted)
-            bb_ult_begin(es, sched_unit, u);
-        else
-            bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
+        run_on_sched_stack(es, sched_unit, u);
     } else {
-        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
-        u->func(u->arg);
-        BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
-        bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
-        bb_unit_end(u);
+        run_ult(es, sched_unit, u);
     }
 }
 
@@ -356,6 +378,15 @@ void bb_ult_start(void *arg)
     leave_for_good(self, finish_exited);
 }
 
+/* A ULT that its parent called (RETURN) finished after it deviated: its
+ * context was saved, its parent's call is over, and it ends the general way.
+ * Out of line, to keep the common return free of this path's frame. */
+static __attribute__((noinline, noreturn)) void end_deviated(bb_unit *self)
+{
+    count_end(bb_self_xstream(), true);
+    leave_for_good(self, finish_exited);
+}
+
 /* A ULT that `parent` called returned without deviating, still the current
  * unit of `es`: the parent takes the ES back and terminates it. */
 static inline void end_returned(bb_xstream *es, bb_unit *parent, bb_unit *u)
@@ -392,10 +423,8 @@ static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
     u->lent_stack = sched->lent_stack;
     sched->stack = NULL;
     u->func(u->arg);
-    if (u->ctx) { /* deviated: this is its own stack now, maybe on another ES */
-        count_end(bb_self_xstream(), true);
-        leave_for_good(u, finish_exited);
-    }
+    if (u->ctx) /* deviated: this is its own stack now, maybe on another ES */
+        end_deviated(u);
     /* A ULT's floating-point control stays its own, as after a switch: the
      * scheduler's is always the one it starts with (xstream.c). */
     bb_fpu_control_load(&es->sched_fpu);
@@ -447,10 +476,9 @@ void bb_ult_called(void *arg)
     if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
         serve_requests_at_start(self);
     self->func(self->arg);
-    if (self->ctx) {
-        count_end(bb_self_xstream(), true);
-        leave_for_good(self, finish_exited);
-    } /* else the caller counts it */
+    if (self->ctx)
+        end_deviated(self);
+    /* else the caller counts it */
 }
 
 /* ---- child-first: ABT_thread_create_to and ABT_thread_revive_to ---------- */
