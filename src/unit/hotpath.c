@@ -347,24 +347,12 @@ static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
     return cache_terminated(es, u, false);
 }
 
-/* Every other free: join first, and the general release if need be. */
+/* A free without the shortcuts: checks, joins and releases in general. */
 static __attribute__((noinline)) int free_general(ABT_thread *thread)
 {
-    bb_xstream *es = bb_self_xstream();
-    bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
-    if (bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && es && u && joinable_by(es->current, u)) {
-        if (!bb_unit_is_terminated(u) &&
-            !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u))) {
-            bb_unit_block_until_terminated(u);
-            es = bb_self_xstream(); /* the caller may have resumed on another ES */
-        }
-        if (!release_to_cache(es, u))
-            bb_unit_release_memory(u);
-        *thread = ABT_THREAD_NULL;
-        return ABT_SUCCESS;
-    }
     if (!bb_is_up())
         return ABT_ERR_UNINITIALIZED;
+    bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
     if (!u)
         return ABT_ERR_INV_THREAD;
     int err = check_joinable(u);
@@ -375,16 +363,37 @@ static __attribute__((noinline)) int free_general(ABT_thread *thread)
     return err;
 }
 
-/* The free shortcut for a unit of a user pool: what follows, after giving
- * the pool's unit back. Out of line: the built-in pools' needs no frame. */
 typedef int (*free_fn)(ABT_thread *);
 
+/* The free shortcut for a unit `u` of the caller's ES `es` that has not
+ * terminated, or is not plain: it is joined (by the join bypass if it can)
+ * and goes back to the cache if it can. `general` reports what is wrong
+ * with a unit nobody may free. */
+static __attribute__((noinline)) int free_joining(ABT_thread *thread, bb_xstream *es,
+                                                  bb_unit *u, free_fn general)
+{
+    if (!joinable_by(es->current, u))
+        return general(thread);
+    if (!bb_unit_is_terminated(u) &&
+        !(bb_join_bypass(es->current, u) && bb_unit_is_terminated(u))) {
+        bb_unit_block_until_terminated(u);
+        es = bb_self_xstream(); /* the caller may have resumed on another ES */
+    }
+    if (!release_to_cache(es, u))
+        bb_unit_release_memory(u);
+    *thread = ABT_THREAD_NULL;
+    return ABT_SUCCESS;
+}
+
+/* The free shortcut for a terminated unit of a user pool: as for a plain
+ * one, after giving the pool's unit back. Out of line: the built-in pools'
+ * needs no frame. */
 static __attribute__((noinline)) int free_user_made(ABT_thread *thread, bb_xstream *es,
                                                     bb_unit *u, free_fn general)
 {
     bb_unit_drop_user_unit(u);
     if (!cache_terminated(es, u, true))
-        return general(thread);
+        return free_joining(thread, es, u, general);
     *thread = ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
@@ -394,12 +403,14 @@ static __attribute__((noinline)) int free_user_made(ABT_thread *thread, bb_xstre
  * shortcut made it (no cold field set, no request, no lent stack) is a plain
  * user unit (the runtime's own have cold_set), which goes back to the cache
  * as it is. Not a stale handle either: a free descriptor has no
- * BB_JOIN_DONE. Anything else goes to `general`. */
+ * BB_JOIN_DONE. `general` is the free without shortcuts. */
 static inline __attribute__((always_inline)) int free_unit(ABT_thread *thread, free_fn general)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
-    if (es && u && bb_shortcut_on(BB_SHORTCUT_CREATE_FREE) && bb_unit_is_terminated(u)) {
+    if (!es || !u || !bb_shortcut_on(BB_SHORTCUT_CREATE_FREE))
+        return general(thread);
+    if (bb_unit_is_terminated(u)) {
         uint64_t small = u->small;
         if (small == bb_unit_small_fresh(false) && cache_terminated(es, u, true)) {
             *thread = ABT_THREAD_NULL;
@@ -408,7 +419,7 @@ static inline __attribute__((always_inline)) int free_unit(ABT_thread *thread, f
         if (small == bb_unit_small_fresh(true))
             return free_user_made(thread, es, u, general);
     }
-    return general(thread);
+    return free_joining(thread, es, u, general);
 }
 
 int ABT_thread_free(ABT_thread *thread)
