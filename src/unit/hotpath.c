@@ -411,7 +411,7 @@ static inline __attribute__((always_inline)) int free_unit(ABT_thread *thread, f
     if (!es || !u || !bb_shortcut_on(BB_SHORTCUT_CREATE_FREE))
         return general(thread);
     if (bb_unit_is_terminated(u)) {
-        uint64_t small = u->small;
+        uint64_t small = bb_load_relaxed(&u->small); /* others may set a request */
         if (small == bb_unit_small_fresh(false) && cache_terminated(es, u, true)) {
             *thread = ABT_THREAD_NULL;
             return ABT_SUCCESS;

@@ -228,8 +228,7 @@ void bb_unit_release_memory(bb_unit *u)
 
 void bb_unit_cancel(bb_unit *u)
 {
-    bb_unit_set_cold(u);
-    bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_CANCEL);
+    bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_CANCEL); /* in the small word */
 }
 
 uint64_t bb_unit_get_id(bb_unit *u)
