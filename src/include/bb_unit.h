@@ -123,6 +123,22 @@ struct bb_unit {
  * 12 MiB. */
 _Static_assert(sizeof(struct bb_unit) <= 192, "a unit descriptor grew past 3 cache lines");
 
+/* The cold fields, as in every free descriptor (bb_unit_make_free). */
+static inline void bb_unit_clear_cold(bb_unit *u)
+{
+    u->cold_set = 0;
+    u->wait_target = NULL;
+    u->blocked_in = NULL;
+    u->migrate_cb = NULL;
+    u->migrate_cb_arg = NULL;
+    u->migrate_to = NULL;
+    u->id = 0;
+    u->keys = NULL;
+    u->user_unit = ABT_UNIT_NULL;
+    u->unit_pool = NULL;
+    u->map_next = NULL;
+}
+
 /* Every field of a fresh unit but the stack ones (the memory layer's) and
  * the fiber ones (already zero, see bb_fibers_release). One store per field:
  * a memset of the cold block compiles to `rep stos`, slower for this size. */
@@ -140,23 +156,8 @@ static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *),
     u->xstream = NULL;
     u->parent = NULL;
     u->ctx = NULL;
-    u->requests = 0;
-    u->switching = 0;
-    u->resumable = 0;
-    u->in_wait = 0;
-    u->migratable = 0;
-    u->cold_set = 0;
-    u->user_made = 0;
-    u->wait_target = NULL;
-    u->blocked_in = NULL;
-    u->migrate_cb = NULL;
-    u->migrate_cb_arg = NULL;
-    u->migrate_to = NULL;
-    u->id = 0;
-    u->keys = NULL;
-    u->user_unit = ABT_UNIT_NULL;
-    u->unit_pool = NULL;
-    u->map_next = NULL;
+    u->small = 0; /* not migratable, no request, no marker */
+    bb_unit_clear_cold(u);
 }
 
 /* The small word of a unit the create shortcut makes: migratable, nothing
@@ -165,11 +166,8 @@ static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *),
  * user pool's unit (hotpath.c). */
 static inline uint64_t bb_unit_small_fresh(bool user_made)
 {
-    union {
-        struct { uint8_t b[4], migratable, lent_stack, cold_set, user_made; };
-        uint64_t word;
-    } w = {.migratable = 1, .user_made = user_made};
-    return w.word;
+    bb_unit u = {.migratable = 1, .user_made = user_made}; /* folds to a constant */
+    return u.small;
 }
 
 /* What the create shortcut writes in a descriptor from an ES cache, whose
@@ -196,21 +194,6 @@ static inline void bb_unit_init_cached(bb_unit *u, bb_pool *pool, void (*func)(v
 static inline void bb_unit_set_cold(bb_unit *u)
 {
     bb_store_relaxed(&u->cold_set, 1u);
-}
-
-static inline void bb_unit_clear_cold(bb_unit *u)
-{
-    u->cold_set = 0;
-    u->wait_target = NULL;
-    u->blocked_in = NULL;
-    u->migrate_cb = NULL;
-    u->migrate_cb_arg = NULL;
-    u->migrate_to = NULL;
-    u->id = 0;
-    u->keys = NULL;
-    u->user_unit = ABT_UNIT_NULL;
-    u->unit_pool = NULL;
-    u->map_next = NULL;
 }
 
 /* A descriptor that no longer holds a unit, as every free one is: zero cold

@@ -10,9 +10,11 @@
  * does exactly what the general path would do, minus the detours:
  *
  *  - create and free: default attributes and a freed unit (a descriptor,
- *    with its stack for a ULT) in the caller's ES cache; a private FIFO pool
- *    is pushed to inline, a user pool makes its unit and gets it back at
- *    free. Free releases into that cache.
+ *    with its stack for a ULT) in the caller's ES cache, whose cold fields
+ *    are zero already; a private FIFO pool is pushed to inline, a user pool
+ *    makes its unit and gets it back at free. Free releases into that
+ *    cache; a unit that has terminated as its creator made it (its small
+ *    word says so) needs no other test.
  *  - join bypass: a joiner ULT whose joinee has not started and waits in a
  *    pool of the joiner's ES (in a private FIFO: as its newest unit) takes
  *    it out and runs it itself. A ULT joinee
@@ -304,7 +306,7 @@ int ABT_thread_join(ABT_thread thread)
 }
 
 /* A descriptor about to go back to a cache; `plain`: its cold fields are
- * known to be zero (is_plain_and_terminated). */
+ * known to be zero (free_unit's test of its small word). */
 static inline void make_free(bb_unit *u, bool plain)
 {
     if (plain) {
