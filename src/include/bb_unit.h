@@ -139,27 +139,6 @@ static inline void bb_unit_clear_cold(bb_unit *u)
     u->map_next = NULL;
 }
 
-/* Every field of a fresh unit but the stack ones (the memory layer's) and
- * the fiber ones (already zero, see bb_fibers_release). One store per field:
- * a memset of the cold block compiles to `rep stos`, slower for this size. */
-static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
-                                uint32_t flags)
-{
-    u->next = NULL;
-    u->prev = NULL;
-    u->pool = pool;
-    u->func = func;
-    u->arg = arg;
-    u->flags = flags;
-    u->state = ABT_THREAD_STATE_READY;
-    u->joiner = BB_JOIN_NOBODY;
-    u->xstream = NULL;
-    u->parent = NULL;
-    u->ctx = NULL;
-    u->small = 0; /* not migratable, no request, no marker */
-    bb_unit_clear_cold(u);
-}
-
 /* The small word of a unit the create shortcut makes: migratable, nothing
  * else; `user_made` once its user pool made its unit. A terminated unit
  * that ends with it can go back to a cache as it is, after giving back its
@@ -187,6 +166,18 @@ static inline void bb_unit_init_cached(bb_unit *u, bb_pool *pool, void (*func)(v
     u->parent = NULL;
     u->ctx = NULL;
     u->small = bb_unit_small_fresh(false);
+}
+
+/* Every field of a fresh unit but the stack ones (the memory layer's) and
+ * the fiber ones (already zero, see bb_fibers_release): the create
+ * shortcut's, then what a free descriptor has already. */
+static inline void bb_unit_init(bb_unit *u, bb_pool *pool, void (*func)(void *), void *arg,
+                                uint32_t flags)
+{
+    bb_unit_init_cached(u, pool, func, arg, flags);
+    u->joiner = BB_JOIN_NOBODY;
+    u->small = 0; /* not migratable, no request, no marker */
+    bb_unit_clear_cold(u);
 }
 
 /* A cold field other than a transient one is about to be written: the
