@@ -112,7 +112,7 @@ static void register_joiner(void *arg)
 __attribute__((noinline)) void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn,
                                                   void *arg)
 {
-    bb_ult_ensure_stack(to);
+    bb_ult_ensure_stack_on(bb_self_xstream(), to); /* a switch runs on an ES */
     if (!fn)
         bb_ctx_start(&from->ctx, to->stack, to->stacksize, bb_ult_start, to);
     else
