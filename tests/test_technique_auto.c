@@ -6,7 +6,9 @@
  *    ULTs that all yield once turn the ES to full; rounds of ULTs that never
  *    deviate turn it back to sc; 30% deviating ULTs, between the two
  *    thresholds, leave either choice as it is; rounds of ULTs that never
- *    deviate and are run by their joiner (the join bypass) leave it sc;
+ *    deviate and are run by their joiner (the join bypass) turn it to ss,
+ *    rounds that the scheduler runs back to sc, and rounds that deviate
+ *    from ss to full;
  *  - the counts grow by what ran, deviated ULTs included;
  *  - under another technique the line names it, without "auto", and never
  *    changes. */
@@ -15,8 +17,11 @@
 
 #define ROUND 512 /* at least two of auto's windows of 256 ULTs */
 /* Rounds enough to move auto's running average (a sixteenth per window)
- * across a threshold from where the rounds before left it. */
+ * across a threshold from where the rounds before left it: 16 windows take
+ * it from 0 to 64%, past the 35% of deviations; 24 to 79%, past the 70% of
+ * ULTs run by their joiner. */
 #define SWITCH_ROUNDS 8
+#define JOINED_SWITCH_ROUNDS 12
 
 static void body(void *arg)
 {
@@ -111,9 +116,22 @@ static void adapt_on(ABT_xstream es, ABT_pool pool, const char *where)
     expect(es, "sc", 1, where);
     for (int r = 0; r < SWITCH_ROUNDS; r++)
         run_joined_round(pool);
-    expect(es, "sc", 1, where); /* no deviation, whoever runs them */
+    expect(es, "sc", 1, where); /* not yet past the threshold */
+    for (int r = SWITCH_ROUNDS; r < JOINED_SWITCH_ROUNDS; r++)
+        run_joined_round(pool);
+    expect(es, "ss", 1, where); /* no deviation, and run by their joiner */
+    for (int r = 0; r < SWITCH_ROUNDS; r++)
+        run_round(pool, 0);
+    expect(es, "sc", 1, where); /* run by the scheduler */
+    for (int r = 0; r < JOINED_SWITCH_ROUNDS; r++)
+        run_joined_round(pool);
+    expect(es, "ss", 1, where);
+    for (int r = 0; r < SWITCH_ROUNDS; r++)
+        run_round(pool, 100);
+    expect(es, "full", 1, where); /* deviations come first */
     look(es, name, sizeof(name), &by_auto, &e1, &d1);
-    CHECK(e1 - e0 >= (3ull * SWITCH_ROUNDS + 3) * ROUND && d1 - d0 >= 8ull * ROUND);
+    CHECK(e1 - e0 >= (4ull * SWITCH_ROUNDS + 2ull * JOINED_SWITCH_ROUNDS + 3) * ROUND &&
+          d1 - d0 >= 16ull * ROUND);
 }
 
 static void on_secondary(void *arg)

@@ -75,7 +75,7 @@ enum bb_technique {
     BB_TECH_SS,     /* SS: stack separation (RoC where the parent is a restartable scheduler) */
     BB_TECH_SS_L,   /* SS-L: with a lazy stack */
     BB_TECH_SC,     /* SC: scheduler creation */
-    BB_TECH_AUTO,   /* sc or full per ES, by the share of ULTs that deviate */
+    BB_TECH_AUTO,   /* sc, ss or full per ES (see below) */
     BB_NUM_TECHNIQUES
 };
 
@@ -83,15 +83,23 @@ enum bb_technique {
 #define BB_TECH_DEFAULT BB_TECH_AUTO
 
 /* auto: each ES starts as sc, and every BB_ADAPT_WINDOW ULTs that end on
- * it compares the share of them that deviated (a running average over the
- * windows) with the rate at which sc stops paying: above it the ES runs
- * full, below it sc again (bb_technique_adapt). ULTs that their joiner runs
- * (the join bypass) take the roc-l way under sc: more instructions than
- * full's switch, but less time (README, figure 9), so they change nothing. */
+ * it looks at two shares of them (running averages over the windows):
+ *  - those that deviated, against the rate at which sc stops paying: above
+ *    it the ES runs full, below it one of the two others again;
+ *  - those that their joiner ran itself (the join bypass: a divide and
+ *    conquer whose nodes free their children). sc lends such a ULT a stack
+ *    when its joiner runs it and takes it back at its end; ss creates it
+ *    with the stack that its descriptor kept in the ES's cache, and costs
+ *    more only for the ULTs that the scheduler runs. Above the upper
+ *    threshold the ES runs ss, below the lower one sc again
+ *    (bb_technique_adapt; README, figure 9). */
 #define BB_ADAPT_WINDOW 256            /* ULTs ended between two choices; a power of 2 */
-#define BB_ADAPT_TO_FULL_PERCENT 35    /* sc -> full above this share of deviations */
-#define BB_ADAPT_TO_SC_PERCENT 25      /* full -> sc below this one (sc stops paying at
+#define BB_ADAPT_TO_FULL_PERCENT 35    /* -> full above this share of deviations */
+#define BB_ADAPT_TO_SC_PERCENT 25      /* full -> sc or ss below this one (sc stops paying at
                                           about 33%: README, figure 6) */
+#define BB_ADAPT_TO_SS_PERCENT 70      /* sc -> ss above this share run by their joiner */
+#define BB_ADAPT_FROM_SS_PERCENT 50    /* ss -> sc below this one (the two cost the same
+                                          time at about 60%: README, figure 9) */
 
 uint32_t bb_technique_steps(int technique);
 const char *bb_technique_name(int technique);

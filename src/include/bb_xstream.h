@@ -31,11 +31,12 @@ struct bb_xstream {
     bool adaptive;             /* ABT_THREAD_TECHNIQUE=auto: ult_steps change (bb_technique.h) */
     uint64_t ults_ended;       /* ULTs that ended on it, and how many of them had */
     uint64_t ults_deviated;    /* deviated (saved their context at least once) */
-    uint64_t ults_joiner_run;  /* ULTs a joiner ran itself (the join bypass, hotpath.c);
-                                  for ABT_info_print_xstream */
+    uint64_t ults_joiner_run;  /* ULTs a joiner ran itself (the join bypass, hotpath.c) */
     uint64_t adapt_ended;      /* the counts at the last choice of auto */
     uint64_t adapt_deviated;
-    uint32_t deviation_percent; /* auto's running average of the share that deviated */
+    uint64_t adapt_joiner_run;
+    uint32_t deviation_percent; /* auto's running averages of the share that deviated */
+    uint32_t joiner_run_percent; /* and of the share that their joiner ran */
     bb_fpu_control sched_fpu;  /* the floating-point control it starts with, each time: a
                                   restart must not inherit that of the ULT it leaves */
     bb_sched *running_sched;   /* main scheduler whose loop runs now, if any */

@@ -32,7 +32,8 @@ static const struct {
     [BB_TECH_AUTO] = {"auto",
                       BB_STEP_LAZY_STACK | BB_STEP_RETURN | BB_STEP_SCHED_RESTART |
                           BB_STEP_SCHED_STACK,
-                      "sc or full per ES, by the share of ULTs that deviate"},
+                      "sc, ss or full per ES, by the shares of ULTs that deviate and that their "
+                      "joiner runs"},
 };
 
 uint32_t bb_technique_steps(int technique)
@@ -76,7 +77,8 @@ void bb_technique_print(int technique, FILE *out)
     fprintf(out, "%s (%s); ABT_thread_create_to: %s", techniques[technique].name,
             techniques[technique].what, bb_technique_child_first_name(steps));
     if (technique == BB_TECH_AUTO)
-        fprintf(out, " or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
+        fprintf(out, ", %s or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_SS)),
+                bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
 }
 
 /* A running average of percentages: each window weighs a sixteenth, so
@@ -85,27 +87,44 @@ void bb_technique_print(int technique, FILE *out)
  * 25% ends 3,072 without a deviation, then 1,024 with one). */
 static uint32_t fold_percent(uint32_t average, uint64_t part, uint64_t whole)
 {
-    uint64_t percent = part * 100 / whole; /* part <= whole: both count ends */
+    uint64_t percent = part < whole ? part * 100 / whole : 100;
     return (15 * average + (uint32_t)percent) / 16;
+}
+
+/* Above or below a pair of thresholds, a choice changes; between them, the
+ * one in force stays (hysteresis, so that a rate near one does not flip the
+ * ES at every window). */
+static bool keeps_above(uint32_t percent, bool in_force, uint32_t to, uint32_t back)
+{
+    return percent > to || (in_force && percent >= back);
 }
 
 void bb_technique_adapt(bb_xstream *es)
 {
     uint64_t ended = es->ults_ended - es->adapt_ended;
     uint64_t deviated = es->ults_deviated - es->adapt_deviated;
+    uint64_t joiner_run = es->ults_joiner_run - es->adapt_joiner_run;
     if (ended == 0)
         return;
     es->adapt_ended = es->ults_ended;
     es->adapt_deviated = es->ults_deviated;
+    es->adapt_joiner_run = es->ults_joiner_run;
     /* A ULT counts when it ends, and one that deviated tends to end later
      * than its siblings (a yield sends it behind them): a window alone may
      * see none of a burst's deviations. A running average over the windows
-     * smooths that out. */
+     * smooths that out. A ULT that its joiner runs counts when the joiner
+     * takes it, and ends soon after, unless it deviates. */
     es->deviation_percent = fold_percent(es->deviation_percent, deviated, ended);
-    uint32_t sc = bb_technique_steps(BB_TECH_SC), full = bb_technique_steps(BB_TECH_FULL);
+    es->joiner_run_percent = fold_percent(es->joiner_run_percent, joiner_run, ended);
+    uint32_t sc = bb_technique_steps(BB_TECH_SC), ss = bb_technique_steps(BB_TECH_SS),
+             full = bb_technique_steps(BB_TECH_FULL), steps = sc;
+    if (keeps_above(es->deviation_percent, es->ult_steps == full, BB_ADAPT_TO_FULL_PERCENT,
+                    BB_ADAPT_TO_SC_PERCENT))
+        steps = full;
+    else if (keeps_above(es->joiner_run_percent, es->ult_steps == ss, BB_ADAPT_TO_SS_PERCENT,
+                         BB_ADAPT_FROM_SS_PERCENT))
+        steps = ss;
     /* Stored atomically: ABT_info_print_xstream may look from elsewhere. */
-    if (es->ult_steps == sc && es->deviation_percent > BB_ADAPT_TO_FULL_PERCENT)
-        bb_store_relaxed(&es->ult_steps, full);
-    else if (es->ult_steps == full && es->deviation_percent < BB_ADAPT_TO_SC_PERCENT)
-        bb_store_relaxed(&es->ult_steps, sc);
+    if (steps != es->ult_steps)
+        bb_store_relaxed(&es->ult_steps, steps);
 }
