@@ -68,6 +68,26 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
     return u;
 }
 
+/* The head leaves and `u`, in no list, joins at the tail: a yield through
+ * a FIFO. The count does not change. */
+static inline void list_rotate(bb_pool *p, bb_unit *u)
+{
+    bb_unit *head = p->head;
+    p->head = head->next;
+    if (p->head)
+        p->head->prev = NULL;
+    else
+        p->tail = NULL;
+    head->next = NULL;
+    u->next = NULL;
+    u->prev = p->tail;
+    if (p->tail)
+        p->tail->next = u;
+    else
+        p->head = u;
+    p->tail = u;
+}
+
 /* A unit in this list is associated with its pool, and it is the head or
  * its predecessor links to it (a unit in no list has no predecessor: every
  * pop and remove clears it). A unit of another pool fails the first test:

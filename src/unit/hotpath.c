@@ -540,16 +540,14 @@ static inline bool can_run_directly(bb_unit *next, bb_pool *pool)
     /* `switching` is acquired: it pairs with the release of the ES that
      * saved `next` (publish_saved), whose context and fields we use next. */
     return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
-           bb_load_relaxed(&next->pool) == pool &&
-           bb_load_relaxed(&next->requests) == 0 && bb_load_acquire(&next->switching) == 0;
+           bb_load_relaxed(&next->pool) == pool && !bb_unit_is_busy(next);
 }
 
-/* `self` goes to the tail of its pool (a private FIFO of `es`) and `next`,
- * just taken out of its own, runs in its place, as a child of self's parent. */
-static inline void switch_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
+/* `next`, out of its pool, runs in the place of `self`, which is ready in
+ * its own, as a child of self's parent. */
+static inline void start_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
 {
     bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
-    list_push_tail(self->pool, self); /* nobody else pops a private pool */
     next->parent = self->parent;
     bb_store_relaxed(&next->xstream, es);
     bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
@@ -642,8 +640,8 @@ static bool yield_directly(bb_xstream *es, bb_unit *self)
         return false;
     s->rounds++;
     if (next) {
-        list_pop_head(pool);
-        switch_directly(es, self, next);
+        list_rotate(pool, self); /* nobody else pops a private pool */
+        start_directly(es, self, next);
     }
     return true; /* with nothing else ready, the scheduler would run `self` again */
 }
@@ -684,7 +682,8 @@ static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
         (self->pool != pool && !is_own_private_fifo(es, self->pool)) ||
         list_remove(pool, target) != ABT_SUCCESS)
         return false;
-    switch_directly(es, self, target);
+    list_push_tail(self->pool, self); /* nobody else pops a private pool */
+    start_directly(es, self, target);
     return true;
 }
 
