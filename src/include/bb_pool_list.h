@@ -114,4 +114,30 @@ static inline int list_remove(bb_pool *p, bb_unit *u)
     return ABT_SUCCESS;
 }
 
+/* `out` leaves the list and `in`, in none, joins at the tail: a yield_to
+ * within one FIFO. The count does not change; when `out` is the tail, `in`
+ * simply takes its place. */
+static inline int list_trade(bb_pool *p, bb_unit *out, bb_unit *in)
+{
+    if (p->tail != out) {
+        if (!list_contains(p, out))
+            return ABT_ERR_POOL;
+        if (out->prev)
+            out->prev->next = out->next;
+        else
+            p->head = out->next;
+        out->next->prev = out->prev; /* not the tail: it has a successor */
+        out->next = NULL;
+    }
+    in->prev = p->tail == out ? out->prev : p->tail;
+    in->next = NULL;
+    if (in->prev)
+        in->prev->next = in;
+    else
+        p->head = in;
+    p->tail = in;
+    out->prev = NULL;
+    return ABT_SUCCESS;
+}
+
 #endif

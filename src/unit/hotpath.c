@@ -679,10 +679,17 @@ static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
     if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_load_relaxed(&self->requests) != 0 ||
         !is_own_private_fifo(es, pool) || !can_run_directly(target, pool) ||
         bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
-        (self->pool != pool && !is_own_private_fifo(es, self->pool)) ||
-        list_remove(pool, target) != ABT_SUCCESS)
+        (self->pool != pool && !is_own_private_fifo(es, self->pool)))
         return false;
-    list_push_tail(self->pool, self); /* nobody else pops a private pool */
+    /* Nobody else pops a private pool. */
+    if (self->pool == pool) {
+        if (list_trade(pool, target, self) != ABT_SUCCESS)
+            return false;
+    } else {
+        if (list_remove(pool, target) != ABT_SUCCESS)
+            return false;
+        list_push_tail(self->pool, self);
+    }
     start_directly(es, self, target);
     return true;
 }
