@@ -7,7 +7,9 @@
  *    deviate turn it back to sc; 30% deviating ULTs, between the two
  *    thresholds, leave either choice as it is; rounds of ULTs that never
  *    deviate and are run by their joiner (the join bypass) turn it to ss,
- *    rounds that the scheduler runs back to sc, and rounds that deviate
+ *    unless many units wait in the pool meanwhile (the joiner frees a
+ *    batch newest first: each would get its stack when created); rounds
+ *    that the scheduler runs turn it back to sc, and rounds that deviate
  *    from ss to full;
  *  - the counts grow by what ran, deviated ULTs included;
  *  - under another technique the line names it, without "auto", and never
@@ -82,6 +84,19 @@ static void run_joined_round(ABT_pool pool)
     }
 }
 
+/* BATCH ULTs that never deviate, then freed newest first: each is the
+ * newest in the pool when freed, so its joiner runs it, while the older
+ * ones wait (on average some 500 when auto looks). */
+#define BATCH 1024
+static void run_joined_batch(ABT_pool pool)
+{
+    static ABT_thread ths[BATCH];
+    for (int i = 0; i < BATCH; i++)
+        CHECK_OK(ABT_thread_create(pool, body, NULL, ABT_THREAD_ATTR_NULL, &ths[i]));
+    for (int i = BATCH - 1; i >= 0; i--)
+        CHECK_OK(ABT_thread_free(&ths[i]));
+}
+
 static void expect(ABT_xstream es, const char *want, int auto_on, const char *when)
 {
     char name[32] = "";
@@ -124,7 +139,10 @@ static void adapt_on(ABT_xstream es, ABT_pool pool, const char *where)
         run_round(pool, 0);
     expect(es, "sc", 1, where); /* run by the scheduler */
     for (int r = 0; r < JOINED_SWITCH_ROUNDS; r++)
-        run_joined_round(pool);
+        run_joined_batch(pool);
+    expect(es, "sc", 1, where); /* run by their joiner, but many waiting */
+    for (int r = 0; r < 2 * JOINED_SWITCH_ROUNDS; r++)
+        run_joined_round(pool); /* the average of those waiting falls */
     expect(es, "ss", 1, where);
     for (int r = 0; r < SWITCH_ROUNDS; r++)
         run_round(pool, 100);

@@ -83,15 +83,19 @@ enum bb_technique {
 #define BB_TECH_DEFAULT BB_TECH_AUTO
 
 /* auto: each ES starts as sc, and every BB_ADAPT_WINDOW ULTs that end on
- * it looks at two shares of them (running averages over the windows):
- *  - those that deviated, against the rate at which sc stops paying: above
- *    it the ES runs full, below it one of the two others again;
- *  - those that their joiner ran itself (the join bypass: a divide and
- *    conquer whose nodes free their children). sc lends such a ULT a stack
- *    when its joiner runs it and takes it back at its end; ss creates it
- *    with the stack that its descriptor kept in the ES's cache, and costs
- *    more only for the ULTs that the scheduler runs. Above the upper
- *    threshold the ES runs ss, below the lower one sc again
+ * it looks at them and at its pools (running averages over the windows):
+ *  - the share that deviated, against the rate at which sc stops paying:
+ *    above it the ES runs full, below it one of the two others again;
+ *  - the share that their joiner ran itself (the join bypass: a divide and
+ *    conquer whose nodes free their children), and how many units wait in
+ *    its pools. sc lends such a ULT a stack when its joiner runs it and
+ *    takes it back at its end; ss creates it with the stack that its
+ *    descriptor kept in the ES's cache, and costs more only for the ULTs
+ *    that the scheduler runs. But every ULT waiting has its stack under
+ *    ss, so ss is for few waiting ULTs (a recursion: its depth), not for
+ *    thousands (a loop that creates them all, then joins them newest
+ *    first). Above the upper share, with few waiting, the ES runs ss;
+ *    below the lower one, or with many waiting, sc again
  *    (bb_technique_adapt; README, figure 9). */
 #define BB_ADAPT_WINDOW 256            /* ULTs ended between two choices; a power of 2 */
 #define BB_ADAPT_TO_FULL_PERCENT 35    /* -> full above this share of deviations */
@@ -100,6 +104,10 @@ enum bb_technique {
 #define BB_ADAPT_TO_SS_PERCENT 70      /* sc -> ss above this share run by their joiner */
 #define BB_ADAPT_FROM_SS_PERCENT 50    /* ss -> sc below this one (the two cost the same
                                           time at about 60%: README, figure 9) */
+#define BB_ADAPT_SS_MAX_WAITING 64     /* ss only while fewer units than this wait in the
+                                          ES's pools on average (sc again above twice as
+                                          many): each has its stack from its creation */
+#define BB_ADAPT_WAITING_CAP 65536     /* the count of waiting units stops here */
 
 uint32_t bb_technique_steps(int technique);
 const char *bb_technique_name(int technique);

@@ -36,7 +36,8 @@ struct bb_xstream {
     uint64_t adapt_deviated;
     uint64_t adapt_joiner_run;
     uint32_t deviation_percent; /* auto's running averages of the share that deviated */
-    uint32_t joiner_run_percent; /* and of the share that their joiner ran */
+    uint32_t joiner_run_percent; /* and of the share that their joiner ran, */
+    uint32_t waiting_average;   /* and of the units waiting in its pools */
     bb_fpu_control sched_fpu;  /* the floating-point control it starts with, each time: a
                                   restart must not inherit that of the ULT it leaves */
     bb_sched *running_sched;   /* main scheduler whose loop runs now, if any */

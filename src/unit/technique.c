@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <strings.h>
 
+#include "bb_pool.h"
+#include "bb_sched.h"
 #include "bb_technique.h"
 #include "bb_xstream.h"
 
@@ -99,6 +101,20 @@ static bool keeps_above(uint32_t percent, bool in_force, uint32_t to, uint32_t b
     return percent > to || (in_force && percent >= back);
 }
 
+/* The units waiting in the pools of the main scheduler of `es` (a glimpse:
+ * other ESs may push meanwhile), capped; the cap if one is a user pool,
+ * whose size is the user's code to call. */
+static uint32_t waiting_units(const bb_xstream *es)
+{
+    const bb_sched *s = es->main_sched;
+    uint64_t n = 0;
+    for (int i = 0; s && i < s->num_pools && n < BB_ADAPT_WAITING_CAP; i++) {
+        const bb_pool *p = s->pools[i];
+        n += p->user ? BB_ADAPT_WAITING_CAP : bb_load_relaxed(&p->size);
+    }
+    return n < BB_ADAPT_WAITING_CAP ? (uint32_t)n : BB_ADAPT_WAITING_CAP;
+}
+
 void bb_technique_adapt(bb_xstream *es)
 {
     uint64_t ended = es->ults_ended - es->adapt_ended;
@@ -116,13 +132,16 @@ void bb_technique_adapt(bb_xstream *es)
      * takes it, and ends soon after, unless it deviates. */
     es->deviation_percent = fold_percent(es->deviation_percent, deviated, ended);
     es->joiner_run_percent = fold_percent(es->joiner_run_percent, joiner_run, ended);
+    es->waiting_average = (15 * es->waiting_average + waiting_units(es)) / 16;
     uint32_t sc = bb_technique_steps(BB_TECH_SC), ss = bb_technique_steps(BB_TECH_SS),
              full = bb_technique_steps(BB_TECH_FULL), steps = sc;
     if (keeps_above(es->deviation_percent, es->ult_steps == full, BB_ADAPT_TO_FULL_PERCENT,
                     BB_ADAPT_TO_SC_PERCENT))
         steps = full;
     else if (keeps_above(es->joiner_run_percent, es->ult_steps == ss, BB_ADAPT_TO_SS_PERCENT,
-                         BB_ADAPT_FROM_SS_PERCENT))
+                         BB_ADAPT_FROM_SS_PERCENT) &&
+             !keeps_above(es->waiting_average, es->ult_steps != ss, 2 * BB_ADAPT_SS_MAX_WAITING,
+                          BB_ADAPT_SS_MAX_WAITING))
         steps = ss;
     /* Stored atomically: ABT_info_print_xstream may look from elsewhere. */
     if (steps != es->ult_steps)
