@@ -34,8 +34,8 @@ static const struct {
     [BB_TECH_AUTO] = {"auto",
                       BB_STEP_LAZY_STACK | BB_STEP_RETURN | BB_STEP_SCHED_RESTART |
                           BB_STEP_SCHED_STACK,
-                      "sc, ss or full per ES, by the shares of ULTs that deviate and that their "
-                      "joiner runs"},
+                      "sc, ss or full per ES, by the ULTs that deviate, that their joiner runs, and "
+                      "that wait"},
 };
 
 uint32_t bb_technique_steps(int technique)
@@ -93,12 +93,12 @@ static uint32_t fold_percent(uint32_t average, uint64_t part, uint64_t whole)
     return (15 * average + (uint32_t)percent) / 16;
 }
 
-/* Above or below a pair of thresholds, a choice changes; between them, the
- * one in force stays (hysteresis, so that a rate near one does not flip the
- * ES at every window). */
-static bool keeps_above(uint32_t percent, bool in_force, uint32_t to, uint32_t back)
+/* Whether `value` calls for a choice: above `to`, or, if the choice is in
+ * force already, not below `back` (hysteresis, so that a value near one
+ * threshold does not flip the ES at every window). */
+static bool keeps_above(uint32_t value, bool in_force, uint32_t to, uint32_t back)
 {
-    return percent > to || (in_force && percent >= back);
+    return value > to || (in_force && value >= back);
 }
 
 /* The units waiting in the pools of the main scheduler of `es` (a glimpse:
