@@ -139,15 +139,6 @@ static inline void bb_unit_clear_cold(bb_unit *u)
     u->map_next = NULL;
 }
 
-/* Whether `u` has a request to serve or is still being switched away from
- * on another ES: the two bytes in one load, acquired (it pairs with the
- * release that ends `switching`). */
-static inline bool bb_unit_is_busy(bb_unit *u)
-{
-    bb_unit mask = {.requests = 0xff, .switching = 0xff}; /* folds to a constant */
-    return (bb_load_acquire(&u->small) & mask.small) != 0;
-}
-
 /* The small word of a unit the create shortcut makes: migratable, nothing
  * else; `user_made` once its user pool made its unit. A terminated unit
  * that ends with it can go back to a cache as it is, after giving back its

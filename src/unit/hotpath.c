@@ -540,7 +540,8 @@ static inline bool can_run_directly(bb_unit *next, bb_pool *pool)
     /* `switching` is acquired: it pairs with the release of the ES that
      * saved `next` (publish_saved), whose context and fields we use next. */
     return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
-           bb_load_relaxed(&next->pool) == pool && !bb_unit_is_busy(next);
+           bb_load_relaxed(&next->pool) == pool &&
+           bb_load_relaxed(&next->requests) == 0 && bb_load_acquire(&next->switching) == 0;
 }
 
 /* `next`, out of its pool, runs in the place of `self`, which is ready in
