@@ -17,10 +17,10 @@
 #include "bb_test.h"
 
 #define ROUND 512 /* at least two of auto's windows of 256 ULTs */
-/* Rounds enough to move auto's running average (a sixteenth per window)
- * across a threshold from where the rounds before left it: 16 windows take
- * it from 0 to 64%, past the 35% of deviations; 24 to 79%, past the 70% of
- * ULTs run by their joiner. */
+/* Rounds enough to move auto's running averages (a sixteenth per window)
+ * across a threshold from where the rounds before left them: 16 windows
+ * take a share from 0 to 64%, past the 35% of deviations; 24 take the
+ * units waiting from some 250 to 53 on average, below the 64 of ss. */
 #define SWITCH_ROUNDS 8
 #define JOINED_SWITCH_ROUNDS 12
 
