@@ -103,7 +103,7 @@ enum bb_technique {
                                           about 33%: README, figure 6) */
 #define BB_ADAPT_TO_SS_PERCENT 70      /* sc -> ss above this share run by their joiner */
 #define BB_ADAPT_FROM_SS_PERCENT 50    /* ss -> sc below this one (the two cost the same
-                                          time at about 60%: README, figure 9) */
+                                          instructions at about 70%: ARCHITECTURE.md) */
 #define BB_ADAPT_SS_MAX_WAITING 64     /* ss only while fewer units than this wait in the
                                           ES's pools on average (sc again above twice as
                                           many): each has its stack from its creation */
