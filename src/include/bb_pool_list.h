@@ -14,7 +14,8 @@ static inline void list_count(bb_pool *p, long delta)
     bb_store_relaxed(&p->size, p->size + (size_t)delta);
 }
 
-static inline void list_push_tail(bb_pool *p, bb_unit *u)
+/* The links alone; the callers keep the count. */
+static inline void list_link_tail(bb_pool *p, bb_unit *u)
 {
     u->next = NULL;
     u->prev = p->tail;
@@ -23,6 +24,25 @@ static inline void list_push_tail(bb_pool *p, bb_unit *u)
     else
         p->head = u;
     p->tail = u;
+}
+
+/* `u` is in the list. */
+static inline void list_unlink(bb_pool *p, bb_unit *u)
+{
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        p->head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        p->tail = u->prev;
+    u->next = u->prev = NULL;
+}
+
+static inline void list_push_tail(bb_pool *p, bb_unit *u)
+{
+    list_link_tail(p, u);
     list_count(p, 1);
 }
 
@@ -38,19 +58,33 @@ static inline void list_push_head(bb_pool *p, bb_unit *u)
     list_count(p, 1);
 }
 
-static inline bb_unit *list_pop_head(bb_pool *p)
+/* The head, of a list that is not empty, leaves it. */
+static inline bb_unit *list_unlink_head(bb_pool *p)
 {
     bb_unit *u = p->head;
-    if (u) {
-        p->head = u->next;
-        if (p->head)
-            p->head->prev = NULL;
-        else
-            p->tail = NULL;
-        u->next = NULL;
-        list_count(p, -1);
-    }
+    p->head = u->next;
+    if (p->head)
+        p->head->prev = NULL;
+    else
+        p->tail = NULL;
+    u->next = NULL;
     return u;
+}
+
+static inline bb_unit *list_pop_head(bb_pool *p)
+{
+    if (!p->head)
+        return NULL;
+    list_count(p, -1);
+    return list_unlink_head(p);
+}
+
+/* The head leaves and `u`, in no list, joins at the tail, the count
+ * unchanged: a yield through a FIFO. */
+static inline void list_rotate(bb_pool *p, bb_unit *u)
+{
+    list_unlink_head(p);
+    list_link_tail(p, u);
 }
 
 static inline bb_unit *list_pop_tail(bb_pool *p)
@@ -68,25 +102,6 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
     return u;
 }
 
-/* The head leaves and `u`, in no list, joins at the tail: a yield through
- * a FIFO. The count does not change. */
-static inline void list_rotate(bb_pool *p, bb_unit *u)
-{
-    bb_unit *head = p->head;
-    p->head = head->next;
-    if (p->head)
-        p->head->prev = NULL;
-    else
-        p->tail = NULL;
-    head->next = NULL;
-    u->next = NULL;
-    u->prev = p->tail;
-    if (p->tail)
-        p->tail->next = u;
-    else
-        p->head = u;
-    p->tail = u;
-}
 
 /* A unit in this list is associated with its pool, and it is the head or
  * its predecessor links to it (a unit in no list has no predecessor: every
@@ -101,42 +116,31 @@ static inline int list_remove(bb_pool *p, bb_unit *u)
 {
     if (!list_contains(p, u))
         return ABT_ERR_POOL;
-    if (u->prev)
-        u->prev->next = u->next;
-    else
-        p->head = u->next;
-    if (u->next)
-        u->next->prev = u->prev;
-    else
-        p->tail = u->prev;
-    u->next = u->prev = NULL;
+    list_unlink(p, u);
     list_count(p, -1);
     return ABT_SUCCESS;
 }
 
-/* `out` leaves the list and `in`, in none, joins at the tail: a yield_to
- * within one FIFO. The count does not change; when `out` is the tail, `in`
+/* `out` leaves the list and `in`, in none, joins at the tail, the count
+ * unchanged: a yield_to within one FIFO. When `out` is the tail, `in`
  * simply takes its place. */
 static inline int list_trade(bb_pool *p, bb_unit *out, bb_unit *in)
 {
-    if (p->tail != out) {
-        if (!list_contains(p, out))
-            return ABT_ERR_POOL;
-        if (out->prev)
-            out->prev->next = out->next;
+    if (p->tail == out) {
+        in->prev = out->prev;
+        in->next = NULL;
+        if (in->prev)
+            in->prev->next = in;
         else
-            p->head = out->next;
-        out->next->prev = out->prev; /* not the tail: it has a successor */
-        out->next = NULL;
+            p->head = in;
+        p->tail = in;
+        out->prev = NULL;
+        return ABT_SUCCESS;
     }
-    in->prev = p->tail == out ? out->prev : p->tail;
-    in->next = NULL;
-    if (in->prev)
-        in->prev->next = in;
-    else
-        p->head = in;
-    p->tail = in;
-    out->prev = NULL;
+    if (!list_contains(p, out))
+        return ABT_ERR_POOL;
+    list_unlink(p, out);
+    list_link_tail(p, in);
     return ABT_SUCCESS;
 }
 
