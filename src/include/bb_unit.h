@@ -275,6 +275,11 @@ int bb_thread_create_to_general(ABT_pool pool, void (*func)(void *), void *arg,
 
 /* Switching, src/unit/switch.c: every ULT context switch goes through here. */
 void bb_unit_run(bb_xstream *es, bb_unit *u);
+/* The scheduler `s` runs the units of its private FIFO `pool`, oldest first,
+ * until the pool is empty or its events are due (each counts as a round of
+ * `s`). The same as one pick and bb_xstream_run_unit per unit, in one loop.
+ * Returns how many ran. */
+int bb_unit_run_fifo(bb_sched *s, bb_pool *pool);
 void bb_ult_yield(bb_unit *self);
 int bb_ult_yield_to(bb_unit *self, bb_unit *target);
 void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target);

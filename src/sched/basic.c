@@ -178,6 +178,22 @@ static void stop_sleeping(bb_sched *s)
     }
 }
 
+/* One round of the loop, or several: the unit `pick` chooses runs, and each
+ * counts as a round. A private FIFO as first pool, which every pick looks at
+ * first, is run in one go (bb_unit_run_fifo), until it is empty or the
+ * events are due. Returns whether anything ran. */
+static inline __attribute__((always_inline)) bool run_next(bb_sched *s, pick_fn pick)
+{
+    if (s->direct_pool && bb_unit_run_fifo(s, s->direct_pool) > 0)
+        return true;
+    bb_pool *pool = NULL;
+    bb_unit *u = pick(s, &pool);
+    if (u)
+        bb_xstream_run_unit(bb_self_xstream(), u, pool);
+    s->rounds++;
+    return u != NULL;
+}
+
 /* Inlined into each loop below, so that `pick` and `idle` are direct calls. */
 static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn pick,
                                                           idle_fn idle)
@@ -185,18 +201,15 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
     bb_idle idle_state = {0};
     s->rounds = 0;
     for (;;) {
-        bb_pool *pool = NULL;
-        bb_unit *u = pick(s, &pool);
-        if (u) {
-            bb_xstream_run_unit(bb_self_xstream(), u, pool);
+        bool ran = run_next(s, pick);
+        if (ran)
             idle_state.rounds = 0;
-        }
-        if (++s->rounds >= (unsigned)s->event_freq || !u) {
+        if (s->rounds >= (unsigned)s->event_freq || !ran) {
             s->rounds = 0;
             bb_sched_check_events(s);
             if (bb_sched_has_to_stop(s))
                 break;
-            if (!u)
+            if (!ran)
                 idle(s, &idle_state);
         }
     }

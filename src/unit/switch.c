@@ -19,6 +19,7 @@
 #include "bb_switch.h"
 #include "bb_mem.h"
 #include "bb_pool.h"
+#include "bb_pool_list.h"
 #include "bb_sched.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
@@ -127,7 +128,6 @@ static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
     bb_switch(self, parent, then, arg);
 }
 
-/* Scheduler side: run `u` on `es` until it yields, blocks or finishes. */
 /* A unit about to run has a request: a cancel ends it, a migration moves it
  * into its target pool instead of running it here (that is how a unit
  * waiting in a pool without a remove operation migrates). Returns whether
@@ -153,7 +153,8 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
 
 static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *sched,
                                           const bb_unit *u);
-static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u);
+static inline __attribute__((always_inline)) void
+run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u);
 
 /* `u` runs on `es` from now on (others read its ES, e.g. get_last_xstream). */
 static inline void set_running(bb_xstream *es, bb_unit *u)
@@ -195,7 +196,10 @@ static inline void run_ult(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
         bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
 }
 
-void bb_unit_run(bb_xstream *es, bb_unit *u)
+/* Scheduler side: run `u` on `es` until it yields, blocks or finishes.
+ * Inlined into its two callers below, which saves a call and a frame per
+ * unit of a scheduler's loop. */
+static inline __attribute__((always_inline)) void run_unit(bb_xstream *es, bb_unit *u)
 {
     bb_unit *sched_unit = es->current;
     if (!bb_unit_is_ult(u)) {
@@ -207,6 +211,26 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     } else {
         run_ult(es, sched_unit, u);
     }
+}
+
+void bb_unit_run(bb_xstream *es, bb_unit *u)
+{
+    run_unit(es, u);
+}
+
+int bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
+{
+    int ran = 0;
+    bb_unit *u;
+    while ((u = list_pop_head(pool)) != NULL) {
+        if (__builtin_expect(u->pool != pool, 0))
+            (void)bb_unit_set_pool(u, pool); /* pushed there by ABT_pool_push */
+        run_unit(bb_self_xstream(), u);
+        ran++;
+        if (++s->rounds >= (unsigned)s->event_freq)
+            break;
+    }
+    return ran;
 }
 
 void bb_ult_yield(bb_unit *self)
@@ -415,8 +439,9 @@ static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *s
 
 /* The whole run of an SC ULT, in one frame: it is the common case of the
  * default technique, and costs a tasklet's run plus the stack handover.
- * bb_unit_run served `u`'s requests just before. */
-static void run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
+ * run_unit served `u`'s requests just before. */
+static inline __attribute__((always_inline)) void
+run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
 {
     sched->ctx = NULL; /* a deviation of `u` restarts the scheduler */
     bb_store_relaxed(&u->stack, sched->stack); /* ABT_thread_get_stack may look */
