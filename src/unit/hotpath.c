@@ -229,9 +229,11 @@ static bool serves_pool(const bb_xstream *es, const bb_pool *pool)
  * pool: its pool is read once, atomically, and looked at only once it is
  * known to be one of ours (alive: our scheduler holds it). A shared pool's
  * remove then decides, under its lock, whether `u` still waits in it.
- * From a private FIFO only the newest unit is taken: when older ones wait,
- * the scheduler runs them all in one pass, which costs less than a bypass
- * per join (a fork-join of N units blocks the joiner once, not N times). */
+ * When other units wait, the scheduler runs them all in one pass, which
+ * costs less than a bypass per join (a fork-join of N units blocks the
+ * joiner once, not N times): `newest_only` takes from a private FIFO only
+ * its newest unit, from any other pool only a unit that waits alone (its
+ * size can be read without its lock). */
 static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u, bool newest_only)
 {
     bb_pool *pool = bb_load_relaxed(&u->pool);
@@ -245,6 +247,8 @@ static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u, bool newest_
         list_pop_tail(pool);
         return true;
     }
+    if (newest_only && bb_load_relaxed(&pool->size) > 1) /* a built-in pool */
+        return false;
     return pool->ops->remove(pool, u) == ABT_SUCCESS;
 }
 
