@@ -54,7 +54,8 @@ struct bb_sched {
     bb_pool *direct_pool;      /* its first pool, if the loop is a predefined one that runs
                                   the head of its first non-empty pool and that pool is a
                                   private FIFO: a ULT of it may yield straight to its head
-                                  (hotpath.c); NULL otherwise */
+                                  (hotpath.c), and the loop pops it inline (basic.c);
+                                  NULL otherwise */
     bb_pool *direct_user_pool; /* the same for a first pool that is a user pool: a ULT of
                                   it may yield straight to what the pool's pop gives */
     bb_xstream *xstream;       /* ES it is the main scheduler of */

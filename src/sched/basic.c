@@ -42,7 +42,7 @@ static inline bb_unit *pop_for_loop(bb_pool *pool)
 
 typedef void (*idle_fn)(bb_sched *s, bb_idle *idle);
 
-static bb_unit *pick_in_order(bb_sched *s, bb_pool **from)
+static inline __attribute__((always_inline)) bb_unit *pick_in_order(bb_sched *s, bb_pool **from)
 {
     for (int i = 0; i < s->num_pools; i++) {
         bb_unit *u = pop_for_loop(s->pools[i]);
@@ -179,13 +179,18 @@ static void stop_sleeping(bb_sched *s)
 }
 
 /* One round of the loop, or several: the unit `pick` chooses runs, and each
- * counts as a round. A private FIFO as first pool, which every pick looks at
- * first, is run in one go (bb_unit_run_fifo), until it is empty or the
- * events are due. Returns whether anything ran. */
+ * counts as a round. The first pool, which every pick looks at first, is
+ * run in one go (bb_unit_run_fifo for a private FIFO, inline, and
+ * bb_unit_run_popped for any other), until it is empty or the events are
+ * due. Returns whether anything ran. */
 static inline __attribute__((always_inline)) bool run_next(bb_sched *s, pick_fn pick)
 {
-    if (s->direct_pool && bb_unit_run_fifo(s, s->direct_pool) > 0)
+    if (s->direct_pool) {
+        if (bb_unit_run_fifo(s, s->direct_pool) > 0)
+            return true;
+    } else if (s->num_pools > 0 && bb_unit_run_popped(s, s->pools[0]) > 0) {
         return true;
+    }
     bb_pool *pool = NULL;
     bb_unit *u = pick(s, &pool);
     if (u)

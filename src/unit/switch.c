@@ -218,11 +218,13 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     run_unit(es, u);
 }
 
-int bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
+/* The loop of the two below; `private_fifo` is a constant in each. */
+static inline __attribute__((always_inline)) int run_first_pool(bb_sched *s, bb_pool *pool,
+                                                                bool private_fifo)
 {
     int ran = 0;
     bb_unit *u;
-    while ((u = list_pop_head(pool)) != NULL) {
+    while ((u = private_fifo ? list_pop_head(pool) : bb_pool_pop(pool)) != NULL) {
         if (__builtin_expect(u->pool != pool, 0))
             (void)bb_unit_set_pool(u, pool); /* pushed there by ABT_pool_push */
         run_unit(bb_self_xstream(), u);
@@ -231,6 +233,16 @@ int bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
             break;
     }
     return ran;
+}
+
+int bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
+{
+    return run_first_pool(s, pool, true);
+}
+
+int bb_unit_run_popped(bb_sched *s, bb_pool *pool)
+{
+    return run_first_pool(s, pool, false);
 }
 
 void bb_ult_yield(bb_unit *self)
