@@ -30,10 +30,12 @@
  *  9. a handle freed twice (in one free_many list, then by ABT_thread_free
  *     and ABT_thread_join on a stale copy) is refused with
  *     ABT_ERR_INV_THREAD, and later creations get distinct descriptors.
- * The whole body runs three times: with the default settings (the exact
- * orders of the chain), with ABT_OPT_JOIN_BYPASS=0 and with a tool callback
- * registered (the scheduler's FIFO order: the same units complete, the
- * sequences are those of the scheduler). Case 6 runs before the switch to
+ * The whole body runs five times: under the techniques full-l and roc (the
+ * exact orders of the chain), and under sc, with ABT_OPT_JOIN_BYPASS=0 and
+ * with a tool callback registered (no chain, the scheduler's FIFO order:
+ * the same units complete, the sequences are those of the scheduler; under
+ * sc the scheduler runs an unstarted ULT on its own stack, without a
+ * switch, which costs less than a chain). Case 6 runs before the switch to
  * the private pool: ES 1 wakes the primary ULT up, pushing it into its pool,
  * which must then be a shared one. */
 #include "bb_test.h"
@@ -567,13 +569,30 @@ static void on_event(ABT_thread unit, ABT_xstream es, uint64_t event, ABT_tool_c
     __atomic_fetch_add(&tool_events, 1, __ATOMIC_RELAXED);
 }
 
+/* One round under ABT_THREAD_TECHNIQUE=`technique`; the caller's setting
+ * (the suite runs under each technique) is back for the other rounds. */
+static void run_round_under(int argc, char **argv, const char *technique, int with_chain)
+{
+    const char *before = getenv("ABT_THREAD_TECHNIQUE");
+    char *saved = before ? strdup(before) : NULL;
+    setenv("ABT_THREAD_TECHNIQUE", technique, 1);
+    CHECK_OK(ABT_init(argc, argv));
+    run_round(technique, with_chain);
+    CHECK_OK(ABT_finalize());
+    if (saved)
+        setenv("ABT_THREAD_TECHNIQUE", saved, 1);
+    else
+        unsetenv("ABT_THREAD_TECHNIQUE");
+    free(saved);
+}
+
 int main(int argc, char **argv)
 {
     BB_TEST_BEGIN(20);
     unsetenv("ABT_OPT_JOIN_BYPASS");
-    CHECK_OK(ABT_init(argc, argv));
-    run_round("default", 1);
-    CHECK_OK(ABT_finalize());
+    run_round_under(argc, argv, "full-l", 1);
+    run_round_under(argc, argv, "roc", 1);
+    run_round_under(argc, argv, "sc", 0);
 
     setenv("ABT_OPT_JOIN_BYPASS", "0", 1);
     CHECK_OK(ABT_init(argc, argv));

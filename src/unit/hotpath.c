@@ -481,6 +481,32 @@ static void run_as_chain(bb_unit *self, ABT_thread *list, int n)
     bb_switch(self, first, NULL, NULL); /* back here once the last leaves its context */
 }
 
+/* Whether a chain costs less than the scheduler: not under the SC step,
+ * where the scheduler calls each ULT that never ran on its own stack, with
+ * no switch at all. */
+static bool chain_pays(void)
+{
+    bb_xstream *es = bb_self_xstream();
+    return es && !(es->ult_steps & BB_STEP_SCHED_STACK);
+}
+
+/* Instead of a chain: the ULT `self` waits for each unit of `list` in turn,
+ * running none itself, so that its first wait lets the scheduler run them
+ * all in one pass, in the pools' order. As for the chain, only the list
+ * before its first invalid entry. */
+static void wait_for_list(bb_unit *self, ABT_thread *list, int n)
+{
+    for (int i = 0; i < n; i++) {
+        bb_unit *u = bb_unit_of(list[i]);
+        if (!u)
+            continue;
+        if (!joinable_by(self, u))
+            break;
+        if (!bb_unit_is_terminated(u))
+            bb_unit_block_until_terminated(u);
+    }
+}
+
 /* What join_many and free_many do first: check the list, run its chain. */
 static int begin_many(int num, ABT_thread *list, bb_unit **self)
 {
@@ -489,8 +515,12 @@ static int begin_many(int num, ABT_thread *list, bb_unit **self)
     if (num > 0 && !list)
         return ABT_ERR_INV_ARG;
     *self = bb_self_unit();
-    if (*self && num > 1)
-        run_as_chain(*self, list, num);
+    if (*self && num > 1 && bb_unit_is_ult(*self)) {
+        if (chain_pays())
+            run_as_chain(*self, list, num);
+        else
+            wait_for_list(*self, list, num);
+    }
     return ABT_SUCCESS;
 }
 
