@@ -354,7 +354,7 @@ fig2_workload() { # TITLE UNIT "WALL ARGS" "CG SMALL" "CG BIG" PROGRAM
 }
 fig2_workload "\`fork_join ult priv 1\` (create one ULT, free it at once)" ULT \
     "ult priv 1 $OPS" "ult priv 1 2000" "ult priv 1 4000" fork_join
-fig2_workload "\`fork_join ult_many priv 256\` (the same, freed with one \`ABT_thread_free_many\`: with the join bypass on, the 256 ULTs run as one chain, 257 switches instead of 512)" ULT \
+fig2_workload "\`fork_join ult_many priv 256\` (the same, freed with one \`ABT_thread_free_many\`: with the join bypass on, the 256 ULTs run as one chain, 257 switches instead of 512, except on an ES under sc, auto's usual choice, where the scheduler calls them on its own stack once the caller waits)" ULT \
     "ult_many priv 256 $reps2" "ult_many priv 256 20" "ult_many priv 256 40" fork_join
 fig2_workload "\`fork_join task priv 256\`" tasklet \
     "task priv 256 $reps2" "task priv 256 20" "task priv 256 40" fork_join
