@@ -278,11 +278,11 @@ void bb_unit_run(bb_xstream *es, bb_unit *u);
 /* The scheduler `s` runs the units of its private FIFO `pool`, oldest first,
  * until the pool is empty or its events are due (each counts as a round of
  * `s`). The same as one pick and bb_xstream_run_unit per unit, in one loop.
- * Returns how many ran. */
-int bb_unit_run_fifo(bb_sched *s, bb_pool *pool);
+ * Returns whether any ran. */
+bool bb_unit_run_fifo(bb_sched *s, bb_pool *pool);
 /* The same for any other pool, each unit taken by the pool's pop operation
  * (for a user pool: its callback). */
-int bb_unit_run_popped(bb_sched *s, bb_pool *pool);
+bool bb_unit_run_popped(bb_sched *s, bb_pool *pool);
 void bb_ult_yield(bb_unit *self);
 int bb_ult_yield_to(bb_unit *self, bb_unit *target);
 void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target);

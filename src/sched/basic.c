@@ -186,9 +186,9 @@ static void stop_sleeping(bb_sched *s)
 static inline __attribute__((always_inline)) bool run_next(bb_sched *s, pick_fn pick)
 {
     if (s->direct_pool) {
-        if (bb_unit_run_fifo(s, s->direct_pool) > 0)
+        if (bb_unit_run_fifo(s, s->direct_pool))
             return true;
-    } else if (s->num_pools > 0 && bb_unit_run_popped(s, s->pools[0]) > 0) {
+    } else if (s->num_pools > 0 && bb_unit_run_popped(s, s->pools[0])) {
         return true;
     }
     bb_pool *pool = NULL;

@@ -151,10 +151,18 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
     return true;
 }
 
-static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *sched,
-                                          const bb_unit *u);
+/* The stack a scheduler lends each SC ULT it calls (begin_lending). */
+typedef struct {
+    void *stack;
+    uint8_t flags; /* its lent_stack */
+} sched_loan;
+
+static inline bool sched_stack_lendable(const bb_xstream *es, const bb_unit *sched);
+static inline sched_loan begin_lending(bb_unit *sched);
+static inline void end_lending(bb_unit *sched, const sched_loan *loan);
+static inline bool never_ran_lazy(const bb_unit *u);
 static inline __attribute__((always_inline)) void
-run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u);
+run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u, const sched_loan *loan);
 
 /* `u` runs on `es` from now on (others read its ES, e.g. get_last_xstream). */
 static inline void set_running(bb_xstream *es, bb_unit *u)
@@ -196,18 +204,24 @@ static inline void run_ult(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
         bb_switch(sched_unit, u, wanted ? announce_run : NULL, u);
 }
 
-/* Scheduler side: run `u` on `es` until it yields, blocks or finishes.
- * Inlined into its two callers below, which saves a call and a frame per
- * unit of a scheduler's loop. */
-static inline __attribute__((always_inline)) void run_unit(bb_xstream *es, bb_unit *u)
+/* Scheduler side: `sched_unit`, the current unit of `es`, runs `u` until it
+ * yields, blocks or finishes. `loan`: what it lends an SC ULT, if it may
+ * lend its stack (begin_lending), NULL if not. Inlined into its callers
+ * below, which saves a call and a frame per unit of a scheduler's loop. */
+static inline __attribute__((always_inline)) void
+run_unit(bb_xstream *es, bb_unit *sched_unit, bb_unit *u, const sched_loan *loan)
 {
-    bb_unit *sched_unit = es->current;
     if (!bb_unit_is_ult(u)) {
         run_tasklet(es, sched_unit, u);
-    } else if (can_run_on_sched_stack(es, sched_unit, u) && !has_requests(u)) {
+    } else if (loan && never_ran_lazy(u) && bb_shortcut_on(BB_SHORTCUT_RETURN) &&
+               !has_requests(u)) {
         set_running(es, u); /* it never ran: no context of it is being saved */
         u->parent = sched_unit;
-        run_on_sched_stack(es, sched_unit, u);
+        run_on_sched_stack(es, sched_unit, u, loan);
+    } else if (loan) {
+        end_lending(sched_unit, loan); /* its own stack while `u` may restart it */
+        run_ult(es, sched_unit, u);
+        (void)begin_lending(sched_unit);
     } else {
         run_ult(es, sched_unit, u);
     }
@@ -215,34 +229,57 @@ static inline __attribute__((always_inline)) void run_unit(bb_xstream *es, bb_un
 
 void bb_unit_run(bb_xstream *es, bb_unit *u)
 {
-    run_unit(es, u);
+    bb_unit *sched_unit = es->current;
+    if (sched_stack_lendable(es, sched_unit)) {
+        sched_loan loan = begin_lending(sched_unit);
+        run_unit(es, sched_unit, u, &loan);
+        end_lending(sched_unit, &loan);
+    } else {
+        run_unit(es, sched_unit, u, NULL);
+    }
 }
 
-/* The loop of the two below; `private_fifo` is a constant in each. */
-static inline __attribute__((always_inline)) int run_first_pool(bb_sched *s, bb_pool *pool,
-                                                                bool private_fifo)
+/* The loop of the callers below, where `private_fifo` and `sc` are
+ * constants. It runs on one ES throughout, as the scheduler `s` on it does:
+ * a scheduler leaves its ES only by a yield of its own, between loops (a
+ * deviation under SC restarts it, and this loop with it). What `sc` depends
+ * on stays as it is meanwhile, but for a change of technique (auto), which
+ * applies from the next loop on: either way is a valid run of a ULT. A
+ * private FIFO holds only units associated with it (every push into a pool
+ * associates the unit first); any other pool is a user's code, checked. */
+static inline __attribute__((always_inline)) bool
+run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bool sc)
 {
-    int ran = 0;
+    bb_unit *sched_unit = es->current;
+    sched_loan loan = sc ? begin_lending(sched_unit) : (sched_loan){0};
+    unsigned before = s->rounds;
     bb_unit *u;
     while ((u = private_fifo ? list_pop_head(pool) : bb_pool_pop(pool)) != NULL) {
-        if (__builtin_expect(u->pool != pool, 0))
-            (void)bb_unit_set_pool(u, pool); /* pushed there by ABT_pool_push */
-        run_unit(bb_self_xstream(), u);
-        ran++;
+        if (!private_fifo && __builtin_expect(u->pool != pool, 0))
+            (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
+        run_unit(es, sched_unit, u, sc ? &loan : NULL);
         if (++s->rounds >= (unsigned)s->event_freq)
             break;
     }
-    return ran;
+    if (sc)
+        end_lending(sched_unit, &loan);
+    return s->rounds != before;
 }
 
-int bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
+bool bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
 {
-    return run_first_pool(s, pool, true);
+    bb_xstream *es = bb_self_xstream();
+    if (sched_stack_lendable(es, es->current))
+        return run_first_pool(es, s, pool, true, true);
+    return run_first_pool(es, s, pool, true, false);
 }
 
-int bb_unit_run_popped(bb_sched *s, bb_pool *pool)
+bool bb_unit_run_popped(bb_sched *s, bb_pool *pool)
 {
-    return run_first_pool(s, pool, false);
+    bb_xstream *es = bb_self_xstream();
+    if (sched_stack_lendable(es, es->current))
+        return run_first_pool(es, s, pool, false, true);
+    return run_first_pool(es, s, pool, false, false);
 }
 
 void bb_ult_yield(bb_unit *self)
@@ -438,34 +475,56 @@ static inline void end_returned(bb_xstream *es, bb_unit *parent, bb_unit *u)
  * the stack: the switch to `sched`, whose context is NULL and stack gone,
  * lends the scheduler a new one and restarts it there (bb_switch_to_fresh).
  * Only a stack from the cache of default-size ULT stacks changes hands. With
- * a tool watching switches no ULT returns (BB_SHORTCUT_RETURN is off). */
-static inline bool can_run_on_sched_stack(const bb_xstream *es, const bb_unit *sched,
-                                          const bb_unit *u)
+ * a tool watching switches no ULT returns (BB_SHORTCUT_RETURN is off), and
+ * none runs so. Whether `sched` may lend its stack: */
+static inline bool sched_stack_lendable(const bb_xstream *es, const bb_unit *sched)
 {
-    /* A ULT without a stack or a context is a lazy one that never ran (the
-     * primary ULT has no stack of its own, but a context once it left), so
-     * of the default size, which a lent stack has too. */
-    return !u->stack && !u->ctx && (es->ult_steps & BB_STEP_SCHED_STACK) &&
-           bb_shortcut_on(BB_SHORTCUT_RETURN) && sched == es->restartable && sched->lent_stack;
+    return (es->ult_steps & BB_STEP_SCHED_STACK) && sched == es->restartable &&
+           sched->lent_stack && bb_shortcut_on(BB_SHORTCUT_RETURN);
+}
+
+/* A ULT without a stack or a context is a lazy one that never ran (the
+ * primary ULT has no stack of its own, but a context once it left), so of
+ * the default size, which a lent stack has too. */
+static inline bool never_ran_lazy(const bb_unit *u)
+{
+    return !u->stack && !u->ctx;
+}
+
+/* From here to end_lending the scheduler `sched`, running, lends its
+ * stack to each SC ULT it calls, and has neither a stack nor a context of
+ * its own: a switch to it, after a deviation of the ULT that has the stack,
+ * restarts it on a new one. A ULT that is not SC may restart it too, on its
+ * own stack (SCHED_RESTART): run_unit ends the loan around it. Nothing else
+ * uses these fields of a running scheduler; ABT_info_print_* shows it
+ * without a stack meanwhile (the SC ULT that runs has it). */
+static inline sched_loan begin_lending(bb_unit *sched)
+{
+    sched_loan loan = {.stack = sched->stack, .flags = sched->lent_stack};
+    sched->ctx = NULL;
+    sched->stack = NULL;
+    return loan;
+}
+
+static inline void end_lending(bb_unit *sched, const sched_loan *loan)
+{
+    sched->stack = loan->stack;
 }
 
 /* The whole run of an SC ULT, in one frame: it is the common case of the
  * default technique, and costs a tasklet's run plus the stack handover.
  * run_unit served `u`'s requests just before. */
 static inline __attribute__((always_inline)) void
-run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u)
+run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u, const sched_loan *loan)
 {
-    sched->ctx = NULL; /* a deviation of `u` restarts the scheduler */
-    bb_store_relaxed(&u->stack, sched->stack); /* ABT_thread_get_stack may look */
-    u->lent_stack = sched->lent_stack;
-    sched->stack = NULL;
+    bb_store_relaxed(&u->stack, loan->stack); /* ABT_thread_get_stack may look */
+    u->lent_stack = loan->flags;
     u->func(u->arg);
     if (u->ctx) /* deviated: this is its own stack now, maybe on another ES */
         end_deviated(u);
     /* A ULT's floating-point control stays its own, as after a switch: the
      * scheduler's is always the one it starts with (xstream.c). */
     bb_fpu_control_load(&es->sched_fpu);
-    sched->stack = u->stack;
     bb_store_relaxed(&u->stack, NULL);
     u->lent_stack = 0; /* the scheduler's lent_stack was left as it was */
     count_end(es, false); /* end_returned, but the stack is back already */
