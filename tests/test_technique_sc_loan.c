@@ -14,11 +14,11 @@
  * ABT_thread_get_stack reports (a canary survives the yields); after many
  * rounds, the lazy ULTs that returned at once saw few distinct stacks (a
  * stack the scheduler lost track of around E1 or L2 would make a new one
- * each round); a second scheduler pass, over two pools, runs the same.
- * Three ways a pass runs units: the first pool a private FIFO (one loop,
- * inline), an MPMC FIFO (one loop, by the pool's pop), and a unit in the
- * second pool of two (one pick at a time). Without the RETURN shortcut
- * (a sanitizer watching switches) nothing is lent, and it all holds too. */
+ * each round). All of it for the three ways a pass runs units: the first
+ * pool a private FIFO (one loop, inline), an MPMC FIFO (one loop, by the
+ * pool's pop), and the second pool of two (one pick at a time). Without
+ * the RETURN shortcut (a sanitizer watching switches) nothing is lent, and
+ * it all holds too. */
 #include "technique_util.h"
 
 #define SC_INDEX 6
