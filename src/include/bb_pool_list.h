@@ -3,6 +3,9 @@
  * with the count kept in pool->size for lock-free readers. The caller
  * provides the mutual exclusion (none for a private pool, the pool's
  * spinlock otherwise).
+ *
+ * A unit in no list has no predecessor (list_contains relies on it), but its
+ * `next` may be stale: nothing reads it before a push sets it.
  */
 #ifndef BB_POOL_LIST_H
 #define BB_POOL_LIST_H
@@ -67,8 +70,7 @@ static inline bb_unit *list_unlink_head(bb_pool *p)
         p->head->prev = NULL;
     else
         p->tail = NULL;
-    u->next = NULL;
-    return u;
+    return u; /* without predecessor: it was the head */
 }
 
 static inline bb_unit *list_pop_head(bb_pool *p)

@@ -49,8 +49,9 @@ struct bb_sched {
     int used;                  /* bb_sched_use; atomic (bb_sched_claim) */
     bool automatic;            /* freed with the ES (or the pool slot) that uses it */
     int event_freq;
-    unsigned rounds;           /* units run since events were last checked; the loop and
-                                  the direct yield of hotpath.c count them */
+    unsigned rounds_left;      /* units it may still run before its events are due: the
+                                  loop and the direct yield of hotpath.c count down from
+                                  event_freq (a decrement tests for zero for free) */
     bb_pool *direct_pool;      /* its first pool, if the loop is a predefined one that runs
                                   the head of its first non-empty pool and that pool is a
                                   private FIFO: a ULT of it may yield straight to its head

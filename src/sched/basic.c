@@ -195,7 +195,7 @@ static inline __attribute__((always_inline)) bool run_next(bb_sched *s, pick_fn 
     bb_unit *u = pick(s, &pool);
     if (u)
         bb_xstream_run_unit(bb_self_xstream(), u, pool);
-    s->rounds++;
+    s->rounds_left--; /* at least 1 here: the first pool stops at 0 and returns true */
     return u != NULL;
 }
 
@@ -204,13 +204,13 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
                                                           idle_fn idle)
 {
     bb_idle idle_state = {0};
-    s->rounds = 0;
+    s->rounds_left = (unsigned)s->event_freq;
     for (;;) {
         bool ran = run_next(s, pick);
         if (ran)
             idle_state.rounds = 0;
-        if (s->rounds >= (unsigned)s->event_freq || !ran) {
-            s->rounds = 0;
+        if (s->rounds_left == 0 || !ran) {
+            s->rounds_left = (unsigned)s->event_freq;
             bb_sched_check_events(s);
             if (bb_sched_has_to_stop(s))
                 break;

@@ -564,18 +564,22 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 static inline bool may_yield_through(bb_sched *s, bb_unit *self, bb_pool *pool)
 {
     return pool && self->pool == pool && self->parent == s->unit &&
-           bb_load_relaxed(&self->requests) == 0 && s->rounds + 1 < (unsigned)s->event_freq;
+           bb_load_relaxed(&self->requests) == 0 && s->rounds_left > 1;
 }
 
-/* `next`, a ULT of `pool` that the scheduler would run now, without a
- * request to serve. */
-static inline bool can_run_directly(bb_unit *next, bb_pool *pool)
+/* `u`, a ULT, has no request to serve and its context is saved. */
+static inline bool is_settled(bb_unit *u)
 {
     /* `switching` is acquired: it pairs with the release of the ES that
-     * saved `next` (publish_saved), whose context and fields we use next. */
-    return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
-           bb_load_relaxed(&next->pool) == pool &&
-           bb_load_relaxed(&next->requests) == 0 && bb_load_acquire(&next->switching) == 0;
+     * saved `u` (publish_saved), whose context and fields we use next. */
+    return bb_load_relaxed(&u->requests) == 0 && bb_load_acquire(&u->switching) == 0;
+}
+
+/* `next`, which the scheduler would run now, is a ULT (not a scheduler)
+ * without a request to serve. */
+static inline bool can_run_directly(bb_unit *next)
+{
+    return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT && is_settled(next);
 }
 
 /* `next`, out of its pool, runs in the place of `self`, which is ready in
@@ -637,7 +641,7 @@ static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb
     bb_pool *pool = s->direct_user_pool;
     if (!may_yield_through(s, self, pool))
         return false;
-    s->rounds++;
+    s->rounds_left--;
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
@@ -647,7 +651,7 @@ static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb
         bb_store_relaxed(&self->switching, 0u);
         return true;
     }
-    if (next && can_run_directly(next, pool)) {
+    if (next && bb_load_relaxed(&next->pool) == pool && can_run_directly(next)) {
         next->parent = self->parent;
         bb_store_relaxed(&next->xstream, es);
         bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
@@ -670,10 +674,10 @@ static bool yield_directly(bb_xstream *es, bb_unit *self)
         return yield_through_user_pool(es, s, self);
     if (!may_yield_through(s, self, pool))
         return false;
-    bb_unit *next = pool->head;
-    if (next && !can_run_directly(next, pool))
+    bb_unit *next = pool->head; /* associated with `pool`, as all in a private FIFO */
+    if (next && !can_run_directly(next))
         return false;
-    s->rounds++;
+    s->rounds_left--;
     if (next) {
         list_rotate(pool, self); /* nobody else pops a private pool */
         start_directly(es, self, next);
@@ -699,20 +703,23 @@ int ABT_thread_yield(void)
 }
 
 /* A pool whose list a ULT of `es` may change inline: a private FIFO that
- * the main scheduler of `es` serves. */
+ * the main scheduler of `es` serves; most often its first pool, which
+ * the scheduler's direct_pool names when it is a private FIFO. */
 static inline bool is_own_private_fifo(const bb_xstream *es, const bb_pool *pool)
 {
-    return serves_pool(es, pool) && bb_pool_can(pool, BB_POOL_PRIVATE_FIFO);
+    return (pool && pool == es->main_sched->direct_pool) ||
+           (serves_pool(es, pool) && bb_pool_can(pool, BB_POOL_PRIVATE_FIFO));
 }
 
 /* yield_to needs no scheduler even on the general path: `target` takes the
  * caller's place as a child of the caller's parent. The shortcut only
- * moves both between their pools inline. Returns whether it is done. */
+ * moves both between their pools inline. `target` is a ULT other than a
+ * scheduler (ABT_thread_yield_to checked). Returns whether it is done. */
 static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
 {
     bb_pool *pool = bb_load_relaxed(&target->pool); /* it may run on another ES */
     if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_load_relaxed(&self->requests) != 0 ||
-        !is_own_private_fifo(es, pool) || !can_run_directly(target, pool) ||
+        !is_own_private_fifo(es, pool) || !is_settled(target) ||
         bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
         (self->pool != pool && !is_own_private_fifo(es, self->pool)))
         return false;

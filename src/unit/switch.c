@@ -252,18 +252,18 @@ run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bo
 {
     bb_unit *sched_unit = es->current;
     sched_loan loan = sc ? begin_lending(sched_unit) : (sched_loan){0};
-    unsigned before = s->rounds;
+    unsigned before = s->rounds_left;
     bb_unit *u;
     while ((u = private_fifo ? list_pop_head(pool) : bb_pool_pop(pool)) != NULL) {
         if (!private_fifo && __builtin_expect(u->pool != pool, 0))
             (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
         run_unit(es, sched_unit, u, sc ? &loan : NULL);
-        if (++s->rounds >= (unsigned)s->event_freq)
+        if (--s->rounds_left == 0)
             break;
     }
     if (sc)
         end_lending(sched_unit, &loan);
-    return s->rounds != before;
+    return s->rounds_left != before;
 }
 
 bool bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
