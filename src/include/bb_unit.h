@@ -260,10 +260,26 @@ uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
 int bb_unit_make_sched(size_t stacksize, bool lazy_stack, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
-void bb_unit_end(bb_unit *u); /* bb_unit_terminate of a unit that holds no lent stack */
 void bb_unit_wait_terminated(bb_unit *u);        /* join bypass, else block */
 void bb_unit_block_until_terminated(bb_unit *u); /* block only */
 void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
+
+void bb_unit_wake_joiner(uintptr_t waiter);
+
+/* bb_unit_terminate of a unit that holds no lent stack. Inline: every unit
+ * a scheduler's pass runs to its end ends here. After the exchange, the
+ * unit belongs to whoever joins it. */
+static inline void bb_unit_end(bb_unit *u)
+{
+    bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
+    if (!(u->flags & BB_UNIT_NAMED)) {
+        bb_unit_release(u);
+        return;
+    }
+    uintptr_t waiter = bb_exchange_acq_rel(&u->joiner, BB_JOIN_DONE);
+    if (waiter > BB_JOIN_DONE)
+        bb_unit_wake_joiner(waiter);
+}
 
 /* The shortcuts of the critical path, src/unit/hotpath.c, and the general
  * ULT creation they fall back to (thread.c). */

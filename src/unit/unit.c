@@ -110,18 +110,10 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     return ABT_SUCCESS;
 }
 
-/* What terminating does once the unit holds no lent stack. */
-void bb_unit_end(bb_unit *u)
+/* Out of line: a joiner that waits is the rare case of bb_unit_end. */
+void bb_unit_wake_joiner(uintptr_t waiter)
 {
-    bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
-    if (!(u->flags & BB_UNIT_NAMED)) {
-        bb_unit_release(u);
-        return;
-    }
-    /* After this exchange the unit belongs to whoever joins it. */
-    uintptr_t waiter = bb_exchange_acq_rel(&u->joiner, BB_JOIN_DONE);
-    if (waiter > BB_JOIN_DONE)
-        bb_waiter_wake(waiter);
+    bb_waiter_wake(waiter);
 }
 
 /* Out of line, so that the common terminate needs no stack frame. */
