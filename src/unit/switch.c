@@ -177,14 +177,26 @@ static inline bool has_requests(bb_unit *u)
     return __builtin_expect(bb_load_relaxed(&u->requests) != 0, 0);
 }
 
+/* A tasklet, with a tool watching its run or finish. */
+static __attribute__((noinline)) void run_tasklet_watched(bb_unit *sched_unit, bb_unit *u)
+{
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
+    u->func(u->arg);
+    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
+}
+
+/* The tool mask is looked at once: a tool registered while the tasklet
+ * runs sees neither its run nor its finish. */
 static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
 {
     if (has_requests(u) && !serve_requests(u))
         return;
     set_running(es, u);
-    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
-    u->func(u->arg);
-    BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
+    if (__builtin_expect((bb_tool_mask & (ABT_TOOL_EVENT_THREAD_RUN |
+                                          ABT_TOOL_EVENT_THREAD_FINISH)) != 0, 0))
+        run_tasklet_watched(sched_unit, u);
+    else
+        u->func(u->arg);
     bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
     bb_unit_end(u);
 }
