@@ -170,6 +170,8 @@ static void unmap_slabs(void)
 
 static int map_stack(size_t size, void **stack, uint32_t *flags)
 {
+    if (size > SIZE_MAX - 2 * depot.page_size)
+        return ABT_ERR_MEM; /* rounded up and guarded, its length would wrap */
     bool guarded = reserve_guard();
     bool strict = bb_rt.config.stack_guard == BB_STACK_GUARD_STRICT;
     if (strict && !guarded)

@@ -197,7 +197,7 @@ bb_pool *bb_sched_migration_pool(bb_sched *s)
         ABT_pool pool = s->get_migr_pool(bb_sched_handle(s));
         return pool != ABT_POOL_NULL ? bb_pool_of(pool) : NULL;
     }
-    return s->num_pools > 0 ? s->pools[0] : NULL;
+    return bb_sched_first_pool(s);
 }
 
 /* ---- public API ------------------------------------------------------------ */

@@ -30,8 +30,10 @@ int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), v
         return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    return create_tasklet(bb_xstream_of(xstream)->main_sched->pools[0], task_func, arg,
-                          newtask);
+    bb_pool *pool = bb_sched_first_pool(bb_xstream_of(xstream)->main_sched);
+    if (!pool)
+        return ABT_ERR_INV_POOL; /* its main scheduler has no pool */
+    return create_tasklet(pool, task_func, arg, newtask);
 }
 
 int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *task)

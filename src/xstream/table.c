@@ -12,14 +12,20 @@ static int lowest_free_rank(void)
     return r;
 }
 
+/* The table is indexed by rank, and the whole of it is walked at times:
+ * a rank beyond this is refused rather than grown to. */
+#define BB_XSTREAM_MAX_RANK ((1 << 20) - 1)
+
 static int grow_to(int rank)
 {
     if (rank < bb_rt.xstreams_cap)
         return ABT_SUCCESS;
+    if (rank > BB_XSTREAM_MAX_RANK)
+        return ABT_ERR_INV_XSTREAM_RANK;
     /* First sized for ABT_MAX_NUM_XSTREAMS; doubled whenever a rank needs it. */
     int cap = bb_rt.xstreams_cap ? bb_rt.xstreams_cap : bb_rt.config.max_xstreams;
     while (cap <= rank)
-        cap *= 2;
+        cap *= 2; /* no overflow: rank < 2^20 */
     bb_xstream **table = realloc(bb_rt.xstreams, (size_t)cap * sizeof(*table));
     if (!table)
         return ABT_ERR_MEM;
