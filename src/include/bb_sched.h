@@ -76,9 +76,6 @@ static inline bool bb_sched_is_stateless(const bb_sched *s)
     return s->kind != BB_SCHED_USER;
 }
 
-/* Whether `s` pops from `pool`: only a unit of the ES that `s` is the main
- * scheduler of may take units out of it (a private pool belongs to its ES
- * alone). Compares pointers only: `pool` may be gone. */
 /* Its first pool, where units created "on an ES" go; NULL for a user
  * scheduler made with no pools. */
 static inline bb_pool *bb_sched_first_pool(const bb_sched *s)
@@ -86,6 +83,9 @@ static inline bb_pool *bb_sched_first_pool(const bb_sched *s)
     return s->num_pools > 0 ? s->pools[0] : NULL;
 }
 
+/* Whether `s` pops from `pool`: only a unit of the ES that `s` is the main
+ * scheduler of may take units out of it (a private pool belongs to its ES
+ * alone). Compares pointers only: `pool` may be gone. */
 static inline bool bb_sched_has_pool(const bb_sched *s, const bb_pool *pool)
 {
     for (int i = 0; i < s->num_pools; i++)
