@@ -51,7 +51,7 @@ struct bb_sched {
     int event_freq;
     unsigned rounds_left;      /* units it may still run before its events are due: the
                                   loop and the direct yield of hotpath.c count down from
-                                  event_freq (a decrement tests for zero for free) */
+                                  event_freq, so one decrement and a test for zero per unit */
     bb_pool *direct_pool;      /* its first pool, if the loop is a predefined one that runs
                                   the head of its first non-empty pool and that pool is a
                                   private FIFO: a ULT of it may yield straight to its head
