@@ -14,7 +14,7 @@
 
 static inline void list_count(bb_pool *p, long delta)
 {
-    bb_store_relaxed(&p->size, p->size + (size_t)delta);
+    bb_owned_add(&p->size, (size_t)delta); /* we hold the list: the only writer */
 }
 
 /* The links alone; the callers keep the count. */

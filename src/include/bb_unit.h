@@ -72,11 +72,14 @@ struct bb_unit {
      * in one store (bb_unit_small_fresh) and a free reads in one load. */
     union {
         struct {
+            uint8_t migratable; /* may be moved between pools (ABT_*_migrate); atomic.
+                                   First: on a little-endian CPU the word of a fresh unit
+                                   is then 1, which a compare takes as an immediate
+                                   (free_unit, hotpath.c) */
             uint8_t requests;   /* bb_unit_requests; atomic */
             uint8_t switching;  /* ULT: blocked but its context not yet saved; atomic */
             uint8_t resumable;  /* suspended by the user: ABT_thread_resume may take it; atomic */
             uint8_t in_wait;    /* inside bb_wait: a cancel waits until it returns; owner only */
-            uint8_t migratable; /* may be moved between pools (ABT_*_migrate); atomic */
             uint8_t lent_stack; /* ULT: flags of the stack it got at its first run, which it
                                    gives back when it ends (bb_technique.h, LAZY_STACK); 0
                                    if none. Zero whenever the descriptor holds no unit. */

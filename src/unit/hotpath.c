@@ -68,14 +68,6 @@ static inline bb_xstream *create_shortcut_es(bb_pool *pool)
     return NULL;
 }
 
-static inline void push_new(bb_pool *pool, bb_unit *u)
-{
-    if (bb_pool_can(pool, BB_POOL_PRIVATE_FIFO))
-        list_push_tail(pool, u); /* the caller's ES owns the pool */
-    else
-        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
-}
-
 /* The general paths are out of line, so that the shortcuts build no frame. */
 static __attribute__((noinline)) int thread_create_general(bb_pool *p, void (*func)(void *),
                                                            void *arg, ABT_thread_attr attr,
@@ -132,6 +124,24 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
     return u;
 }
 
+/* The create shortcut into a built-in pool: a unit from the cache of the
+ * caller's ES, pushed. A private FIFO (`private_fifo`, a constant for the
+ * compiler, so that its push is a separate block) is pushed to inline: the
+ * caller's ES owns it. */
+static inline __attribute__((always_inline)) int
+create_from_cache(bb_xstream *es, bool is_ult, bool private_fifo, bb_pool *pool,
+                  void (*func)(void *), void *arg, ABT_thread *newunit)
+{
+    bb_unit *u = take_cached_unit(es, is_ult, pool, func, arg, newunit != NULL);
+    if (newunit)
+        *newunit = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
+    if (private_fifo)
+        list_push_tail(pool, u);
+    else
+        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
+    return ABT_SUCCESS;
+}
+
 /* A user pool's create-unit callback failed: `u` goes back to the cache of
  * the caller's ES, and the create fails as the general path's would. */
 static __attribute__((noinline)) int undo_create(bb_unit *u, int err, ABT_thread *newunit)
@@ -170,13 +180,11 @@ int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && attr == ABT_THREAD_ATTR_NULL && cache_has_unit(es, true)) {
+        if (bb_pool_can(p, BB_POOL_PRIVATE_FIFO)) /* never a user pool */
+            return create_from_cache(es, true, true, p, thread_func, arg, newthread);
         if (__builtin_expect(p->user != NULL, 0))
             return create_in_user_pool(es, true, p, thread_func, arg, newthread);
-        bb_unit *u = take_cached_unit(es, true, p, thread_func, arg, newthread != NULL);
-        if (newthread)
-            *newthread = bb_unit_handle(u); /* before the push: unnamed, it may end at once */
-        push_new(p, u);
-        return ABT_SUCCESS;
+        return create_from_cache(es, true, false, p, thread_func, arg, newthread);
     }
     return thread_create_general(p, thread_func, arg, attr, newthread);
 }
@@ -205,13 +213,11 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && cache_has_unit(es, false)) {
+        if (bb_pool_can(p, BB_POOL_PRIVATE_FIFO)) /* never a user pool */
+            return create_from_cache(es, false, true, p, task_func, arg, newtask);
         if (__builtin_expect(p->user != NULL, 0))
             return create_in_user_pool(es, false, p, task_func, arg, newtask);
-        bb_unit *u = take_cached_unit(es, false, p, task_func, arg, newtask != NULL);
-        if (newtask)
-            *newtask = bb_unit_handle(u);
-        push_new(p, u);
-        return ABT_SUCCESS;
+        return create_from_cache(es, false, false, p, task_func, arg, newtask);
     }
     return task_create_general(p, task_func, arg, newtask);
 }

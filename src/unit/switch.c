@@ -270,7 +270,7 @@ run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bo
         if (!private_fifo && __builtin_expect(u->pool != pool, 0))
             (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
         run_unit(es, sched_unit, u, sc ? &loan : NULL);
-        if (--s->rounds_left == 0)
+        if (bb_owned_dec_is_zero(&s->rounds_left))
             break;
     }
     if (sc)

@@ -3,11 +3,27 @@
 #ifndef BB_ARCH_H
 #define BB_ARCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* A spin-wait hint; without a known instruction, just keep the compiler
  * from hoisting the loop's loads. */
 static inline void bb_cpu_relax(void)
 {
     __asm__ __volatile__("" ::: "memory");
+}
+
+/* `*word += delta` for a word that one thread at a time writes (its owner,
+ * or the holder of its lock) while others may read it. */
+static inline void bb_owned_add(size_t *word, size_t delta)
+{
+    __atomic_store_n(word, *word + delta, __ATOMIC_RELAXED);
+}
+
+/* `--*word == 0` for a word that only its owner touches. */
+static inline bool bb_owned_dec_is_zero(unsigned *word)
+{
+    return --*word == 0;
 }
 
 /* The floating-point control state a restarted scheduler takes back. Here

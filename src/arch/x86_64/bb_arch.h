@@ -3,11 +3,33 @@
 #ifndef BB_ARCH_H
 #define BB_ARCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* Tell the CPU we are spinning: saves power and frees the sibling
  * hyper-thread. */
 static inline void bb_cpu_relax(void)
 {
     __builtin_ia32_pause();
+}
+
+/* `*word += delta` for a word that one thread at a time writes (its owner,
+ * or the holder of its lock) while others may read it: one add to memory,
+ * where the compiler makes a relaxed atomic store a load, an add and a
+ * store. An aligned 8-byte store is single-copy atomic on x86-64, so a
+ * reader sees the old value or the new one. */
+static inline void bb_owned_add(size_t *word, size_t delta)
+{
+    __asm__ __volatile__("addq %1, %0" : "+m"(*word) : "er"(delta));
+}
+
+/* `--*word == 0` for a word that only its owner touches: one subtract to
+ * memory and its flags, where the compiler loads, subtracts and stores. */
+static inline bool bb_owned_dec_is_zero(unsigned *word)
+{
+    bool zero;
+    __asm__ __volatile__("subl $1, %0" : "+m"(*word), "=@ccz"(zero));
+    return zero;
 }
 
 /* The floating-point control state a context switch carries (MXCSR and
