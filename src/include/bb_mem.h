@@ -147,7 +147,7 @@ static inline void *bb_mem_stack_cache_pop(bb_mem_cache *cache, uint32_t *flags)
     bb_free_item *item = cache->stacks;
     if (item) {
         cache->stacks = item->next;
-        bb_store_relaxed(&cache->num_stacks, cache->num_stacks - 1);
+        bb_owned_add(&cache->num_stacks, -1);
         *flags = item->flags;
     }
     return bb_mem_item_stack(item, cache->stack_size);
@@ -162,7 +162,7 @@ static inline bool bb_mem_stack_cache_push(bb_mem_cache *cache, void *stack, uin
     item->next = cache->stacks;
     item->flags = flags;
     cache->stacks = item;
-    bb_store_relaxed(&cache->num_stacks, cache->num_stacks + 1);
+    bb_owned_add(&cache->num_stacks, 1);
     return true;
 }
 

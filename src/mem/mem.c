@@ -40,13 +40,13 @@ static struct {
 
 /* ---- intrusive LIFO helpers --------------------------------------------- */
 
-/* Counts are stored atomically (a plain store on the machines we know): the
- * depot's are peeked at without its lock (see refill). */
+/* Counts change by bb_owned_add, whose store readers see whole: the depot's
+ * are peeked at without its lock (see refill). */
 static inline void list_push(bb_free_item **head, uint32_t *count, bb_free_item *item)
 {
     item->next = *head;
     *head = item;
-    bb_store_relaxed(count, *count + 1);
+    bb_owned_add(count, 1);
 }
 
 static inline bb_free_item *list_pop(bb_free_item **head, uint32_t *count)
@@ -54,7 +54,7 @@ static inline bb_free_item *list_pop(bb_free_item **head, uint32_t *count)
     bb_free_item *item = *head;
     if (item) {
         *head = item->next;
-        bb_store_relaxed(count, *count - 1);
+        bb_owned_add(count, -1);
     }
     return item;
 }

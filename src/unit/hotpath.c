@@ -280,7 +280,7 @@ bool bb_join_bypass(bb_unit *self, bb_unit *u)
     if (is_ult) {
         bb_unit_wait_until_saved(u);
         u->parent = self;
-        bb_store_relaxed(&es->ults_joiner_run, es->ults_joiner_run + 1); /* shown by print */
+        bb_owned_add(&es->ults_joiner_run, 1); /* shown by print */
         bb_ult_begin(es, self, u); /* back here once u leaves its context */
     } else {
         u->func(u->arg);

@@ -444,11 +444,10 @@ static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
  * writer, the ES (others only peek). */
 static inline void count_end(bb_xstream *es, bool deviated)
 {
-    uint64_t ended = es->ults_ended + 1;
-    bb_store_relaxed(&es->ults_ended, ended);
+    bb_owned_add(&es->ults_ended, 1);
     if (deviated)
-        bb_store_relaxed(&es->ults_deviated, es->ults_deviated + 1);
-    if (__builtin_expect(ended % BB_ADAPT_WINDOW == 0, 0) && es->adaptive)
+        bb_owned_add(&es->ults_deviated, 1);
+    if (__builtin_expect(es->ults_ended % BB_ADAPT_WINDOW == 0, 0) && es->adaptive)
         bb_technique_adapt(es); /* wherever ULTs run: scheduler or join bypass */
 }
 

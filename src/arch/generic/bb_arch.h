@@ -13,12 +13,11 @@ static inline void bb_cpu_relax(void)
     __asm__ __volatile__("" ::: "memory");
 }
 
-/* `*word += delta` for a word that one thread at a time writes (its owner,
- * or the holder of its lock) while others may read it. */
-static inline void bb_owned_add(size_t *word, size_t delta)
-{
-    __atomic_store_n(word, *word + delta, __ATOMIC_RELAXED);
-}
+/* `*word += delta` for an integer that one thread at a time writes (its
+ * owner, or the holder of its lock) while others may read it. A macro, for
+ * counters of any width. */
+#define bb_owned_add(word, delta) \
+    __atomic_store_n((word), *(word) + (__typeof__(*(word)))(delta), __ATOMIC_RELAXED)
 
 /* `--*word == 0` for a word that only its owner touches. */
 static inline bool bb_owned_dec_is_zero(unsigned *word)

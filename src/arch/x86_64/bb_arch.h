@@ -13,15 +13,15 @@ static inline void bb_cpu_relax(void)
     __builtin_ia32_pause();
 }
 
-/* `*word += delta` for a word that one thread at a time writes (its owner,
- * or the holder of its lock) while others may read it: one add to memory,
- * where the compiler makes a relaxed atomic store a load, an add and a
- * store. An aligned 8-byte store is single-copy atomic on x86-64, so a
- * reader sees the old value or the new one. */
-static inline void bb_owned_add(size_t *word, size_t delta)
-{
-    __asm__ __volatile__("addq %1, %0" : "+m"(*word) : "er"(delta));
-}
+/* `*word += delta` for an integer that one thread at a time writes (its
+ * owner, or the holder of its lock) while others may read it: one add to
+ * memory, where the compiler makes a relaxed atomic store a load, an add and
+ * a store. An aligned store is single-copy atomic on x86-64, so a reader sees
+ * the old value or the new one. A macro, for counters of any width. */
+#define bb_owned_add(word, delta)                                       \
+    __asm__ __volatile__("add%z0 %1, %0"                                 \
+                         : "+m"(*(word))                                 \
+                         : "er"((__typeof__(*(word)))(delta)))
 
 /* `--*word == 0` for a word that only its owner touches: one subtract to
  * memory and its flags, where the compiler loads, subtracts and stores. */
