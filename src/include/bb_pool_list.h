@@ -61,10 +61,9 @@ static inline void list_push_head(bb_pool *p, bb_unit *u)
     list_count(p, 1);
 }
 
-/* The head, of a list that is not empty, leaves it. */
-static inline bb_unit *list_unlink_head(bb_pool *p)
+/* The head `u` leaves the list. */
+static inline bb_unit *list_unlink_head(bb_pool *p, bb_unit *u)
 {
-    bb_unit *u = p->head;
     p->head = u->next;
     if (p->head)
         p->head->prev = NULL;
@@ -78,14 +77,14 @@ static inline bb_unit *list_pop_head(bb_pool *p)
     if (!p->head)
         return NULL;
     list_count(p, -1);
-    return list_unlink_head(p);
+    return list_unlink_head(p, p->head);
 }
 
-/* The head leaves and `u`, in no list, joins at the tail, the count
- * unchanged: a yield through a FIFO. */
-static inline void list_rotate(bb_pool *p, bb_unit *u)
+/* The head `head` leaves and `u`, in no list, joins at the tail, the
+ * count unchanged: a yield through a FIFO. */
+static inline void list_rotate(bb_pool *p, bb_unit *head, bb_unit *u)
 {
-    list_unlink_head(p);
+    list_unlink_head(p, head);
     list_link_tail(p, u);
 }
 

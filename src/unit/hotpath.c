@@ -685,20 +685,17 @@ static bool yield_directly(bb_xstream *es, bb_unit *self)
         return false;
     s->rounds_left--;
     if (next) {
-        list_rotate(pool, self); /* nobody else pops a private pool */
+        list_rotate(pool, next, self); /* nobody else pops a private pool */
         start_directly(es, self, next);
     }
     return true; /* with nothing else ready, the scheduler would run `self` again */
 }
 
-/* Argobots 1.x: the old yield calls do nothing (and succeed) when the caller
- * cannot yield; ABT_self_yield reports an error instead. */
-int ABT_thread_yield(void)
+/* The yield without the shortcut. Argobots 1.x: the old yield calls do
+ * nothing (and succeed) when the caller cannot yield; ABT_self_yield reports
+ * an error instead. Out of line, so that the shortcut builds no frame. */
+static __attribute__((noinline)) int yield_general(void)
 {
-    bb_xstream *es = bb_self_xstream();
-    if (es && (es->current->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
-        yield_directly(es, es->current))
-        return ABT_SUCCESS;
     bb_unit *self;
     int err = bb_caller_ult(&self);
     if (err == ABT_ERR_UNINITIALIZED)
@@ -706,6 +703,18 @@ int ABT_thread_yield(void)
     if (err == ABT_SUCCESS && !bb_unit_is_main_sched(self))
         bb_ult_yield(self);
     return ABT_SUCCESS;
+}
+
+int ABT_thread_yield(void)
+{
+    bb_xstream *es = bb_self_xstream();
+    if (es && (es->current->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
+        yield_directly(es, es->current))
+        return ABT_SUCCESS;
+    int err = yield_general();
+    __asm__("" : "+r"(err)); /* no tail call: a debugger's backtrace of a ULT that
+                                yielded keeps showing ABT_thread_yield */
+    return err;
 }
 
 /* A pool whose list a ULT of `es` may change inline: a private FIFO that
