@@ -751,7 +751,9 @@ static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
     return true;
 }
 
-int ABT_thread_yield_to(ABT_thread thread)
+/* yield_to without the shortcut: every check again. A caller that passes
+ * them all has tried the shortcut already. */
+static __attribute__((noinline)) int yield_to_general(ABT_thread thread)
 {
     bb_unit *self;
     int err = bb_caller_ult(&self);
@@ -765,10 +767,26 @@ int ABT_thread_yield_to(ABT_thread thread)
     if (!bb_unit_is_ult(target) || target == self || (self->flags & BB_UNIT_SCHED) ||
         (target->flags & BB_UNIT_SCHED))
         return ABT_ERR_INV_THREAD;
-    if (yield_to_directly(bb_self_xstream(), self, target))
-        return ABT_SUCCESS;
     if (bb_unit_state(target) != ABT_THREAD_STATE_READY ||
         bb_ult_yield_to(self, target) != ABT_SUCCESS)
         bb_ult_yield(self); /* target not waiting in a pool: plain yield */
     return ABT_SUCCESS;
+}
+
+/* A ULT that is not a scheduler. */
+static inline bool is_plain_ult(const bb_unit *u)
+{
+    return (u->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT;
+}
+
+int ABT_thread_yield_to(ABT_thread thread)
+{
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *target = bb_unit_of(thread);
+    if (es && target && is_plain_ult(es->current) && is_plain_ult(target) &&
+        target != es->current && yield_to_directly(es, es->current, target))
+        return ABT_SUCCESS;
+    int err = yield_to_general(thread);
+    __asm__("" : "+r"(err)); /* no tail call, as in ABT_thread_yield */
+    return err;
 }
