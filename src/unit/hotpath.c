@@ -564,6 +564,12 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 
 /* ---- yield ------------------------------------------------------------------- */
 
+/* A ULT that is not a scheduler. */
+static inline bool is_plain_ult(const bb_unit *u)
+{
+    return (u->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT;
+}
+
 /* Whether `self`, run by `s`, may yield straight through `pool`, one of
  * the scheduler's direct pools (see the top of the file and bb_sched.h):
  * not when the scheduler's events are due, for then it must run. */
@@ -585,7 +591,7 @@ static inline bool is_settled(bb_unit *u)
  * without a request to serve. */
 static inline bool can_run_directly(bb_unit *next)
 {
-    return (next->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT && is_settled(next);
+    return is_plain_ult(next) && is_settled(next);
 }
 
 /* `next`, out of its pool, runs in the place of `self`, which is ready in
@@ -708,8 +714,7 @@ static __attribute__((noinline)) int yield_general(void)
 int ABT_thread_yield(void)
 {
     bb_xstream *es = bb_self_xstream();
-    if (es && (es->current->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT &&
-        yield_directly(es, es->current))
+    if (es && is_plain_ult(es->current) && yield_directly(es, es->current))
         return ABT_SUCCESS;
     int err = yield_general();
     __asm__("" : "+r"(err)); /* no tail call: a debugger's backtrace of a ULT that
@@ -771,12 +776,6 @@ static __attribute__((noinline)) int yield_to_general(ABT_thread thread)
         bb_ult_yield_to(self, target) != ABT_SUCCESS)
         bb_ult_yield(self); /* target not waiting in a pool: plain yield */
     return ABT_SUCCESS;
-}
-
-/* A ULT that is not a scheduler. */
-static inline bool is_plain_ult(const bb_unit *u)
-{
-    return (u->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT;
 }
 
 int ABT_thread_yield_to(ABT_thread thread)
