@@ -227,6 +227,13 @@ static inline bool bb_unit_is_ult(const bb_unit *u)
     return (u->flags & BB_UNIT_ULT) != 0;
 }
 
+/* Whether a cancel or a migration waits to be served; other ESs may ask
+ * for one at any time. */
+static inline bool bb_unit_has_requests(const bb_unit *u)
+{
+    return bb_byte_nonzero(&u->requests);
+}
+
 static inline bool bb_unit_is_terminated(bb_unit *u)
 {
     return bb_load_acquire(&u->joiner) == BB_JOIN_DONE;

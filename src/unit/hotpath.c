@@ -263,7 +263,7 @@ static inline bool take_out_of_own_pool(bb_xstream *es, bb_unit *u, bool newest_
 static inline bool may_bypass(bb_unit *self, bb_unit *u)
 {
     return bb_shortcut_on(BB_SHORTCUT_BYPASS) && bb_unit_is_ult(self) &&
-           bb_load_relaxed(&u->xstream) == NULL && bb_load_relaxed(&u->requests) == 0 &&
+           bb_load_relaxed(&u->xstream) == NULL && !bb_unit_has_requests(u) &&
            (bb_unit_is_ult(u) || (self->flags & BB_UNIT_PRIMARY));
     /* not: started, a cancel or migration to serve, or a tasklet and no stack for it */
 }
@@ -576,7 +576,7 @@ static inline bool is_plain_ult(const bb_unit *u)
 static inline bool may_yield_through(bb_sched *s, bb_unit *self, bb_pool *pool)
 {
     return pool && self->pool == pool && self->parent == s->unit &&
-           bb_load_relaxed(&self->requests) == 0 && s->rounds_left > 1;
+           !bb_unit_has_requests(self) && s->rounds_left > 1;
 }
 
 /* `u`, a ULT, has no request to serve and its context is saved. */
@@ -584,7 +584,7 @@ static inline bool is_settled(bb_unit *u)
 {
     /* `switching` is acquired: it pairs with the release of the ES that
      * saved `u` (publish_saved), whose context and fields we use next. */
-    return bb_load_relaxed(&u->requests) == 0 && bb_load_acquire(&u->switching) == 0;
+    return !bb_unit_has_requests(u) && bb_load_acquire(&u->switching) == 0;
 }
 
 /* `next`, which the scheduler would run now, is a ULT (not a scheduler)
@@ -738,7 +738,7 @@ static inline bool is_own_private_fifo(const bb_xstream *es, const bb_pool *pool
 static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
 {
     bb_pool *pool = bb_load_relaxed(&target->pool); /* it may run on another ES */
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_load_relaxed(&self->requests) != 0 ||
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_unit_has_requests(self) ||
         !is_own_private_fifo(es, pool) || !is_settled(target) ||
         bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
         (self->pool != pool && !is_own_private_fifo(es, self->pool)))

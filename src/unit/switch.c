@@ -174,7 +174,7 @@ static inline void set_running(bb_xstream *es, bb_unit *u)
 
 static inline bool has_requests(bb_unit *u)
 {
-    return __builtin_expect(bb_load_relaxed(&u->requests) != 0, 0);
+    return __builtin_expect(bb_unit_has_requests(u), 0);
 }
 
 /* A tasklet, with a tool watching its run or finish. */
@@ -455,7 +455,7 @@ static inline void count_end(bb_xstream *es, bool deviated)
 void bb_ult_start(void *arg)
 {
     bb_unit *self = arg;
-    if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
+    if (__builtin_expect(bb_unit_has_requests(self), 0))
         serve_requests_at_start(self);
     self->func(self->arg);
     count_end(bb_self_xstream(), self->ctx != NULL);
@@ -580,7 +580,7 @@ __attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_u
 void bb_ult_called(void *arg)
 {
     bb_unit *self = arg;
-    if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
+    if (__builtin_expect(bb_unit_has_requests(self), 0))
         serve_requests_at_start(self);
     self->func(self->arg);
     if (self->ctx)
@@ -640,7 +640,7 @@ static void run_child_first(void *arg)
     bool called = start->called;
     self->ctx = NULL; /* nothing saved yet (one made in advance for the tools) */
     bb_pool *pool = expose_creator(creator, start->push_ctx);
-    if (__builtin_expect(bb_load_relaxed(&self->requests) != 0, 0))
+    if (__builtin_expect(bb_unit_has_requests(self), 0))
         serve_requests_at_start(self);
     self->func(self->arg);
     bb_xstream *es = bb_self_xstream();

@@ -25,6 +25,13 @@ static inline bool bb_owned_dec_is_zero(unsigned *word)
     return --*word == 0;
 }
 
+/* Whether a byte that other threads may write atomically is nonzero now (a
+ * relaxed atomic load). */
+static inline bool bb_byte_nonzero(const unsigned char *byte)
+{
+    return __atomic_load_n(byte, __ATOMIC_RELAXED) != 0;
+}
+
 /* The floating-point control state a restarted scheduler takes back. Here
  * nothing: the ucontext switch carries the whole floating-point state of
  * the context that bb_ctx_make captured, and fenv.h would need libm. */

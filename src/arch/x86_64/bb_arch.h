@@ -32,6 +32,17 @@ static inline bool bb_owned_dec_is_zero(unsigned *word)
     return zero;
 }
 
+/* Whether a byte that other threads may write atomically is nonzero now: a
+ * relaxed atomic load and its test in one compare, where the compiler loads,
+ * then tests. A load with no ordering, hidden from ThreadSanitizer, which
+ * has nothing to check in it. */
+static inline bool bb_byte_nonzero(const unsigned char *byte)
+{
+    bool nonzero;
+    __asm__ __volatile__("cmpb $0, %1" : "=@ccnz"(nonzero) : "m"(*byte));
+    return nonzero;
+}
+
 /* The floating-point control state a context switch carries (MXCSR and
  * the x87 control word, as ctx_sysv.S saves them): a restarted scheduler
  * takes back its own instead of keeping that of the ULT it left. */
