@@ -422,13 +422,13 @@ static inline __attribute__((always_inline)) int free_unit(ABT_thread *thread, f
     bb_unit *u = thread ? bb_unit_of(*thread) : NULL;
     if (!es || !u || !bb_shortcut_on(BB_SHORTCUT_CREATE_FREE))
         return general(thread);
-    if (bb_unit_is_terminated(u)) {
-        uint64_t small = bb_load_relaxed(&u->small); /* others may set a request */
-        if (small == bb_unit_small_fresh(false) && cache_terminated(es, u, true)) {
+    if (bb_unit_is_terminated(u)) { /* others may set a request meanwhile: */
+        if (bb_word_equals(&u->small, bb_unit_small_fresh(false)) &&
+            cache_terminated(es, u, true)) {
             *thread = ABT_THREAD_NULL;
             return ABT_SUCCESS;
         }
-        if (small == bb_unit_small_fresh(true))
+        if (bb_word_equals(&u->small, bb_unit_small_fresh(true)))
             return free_user_made(thread, es, u, general);
     }
     return free_joining(thread, es, u, general);

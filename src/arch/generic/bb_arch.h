@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A spin-wait hint; without a known instruction, just keep the compiler
  * from hoisting the loop's loads. */
@@ -30,6 +31,13 @@ static inline bool bb_owned_dec_is_zero(unsigned *word)
 static inline bool bb_byte_nonzero(const unsigned char *byte)
 {
     return __atomic_load_n(byte, __ATOMIC_RELAXED) != 0;
+}
+
+/* Whether a word that other threads may write atomically equals `value`
+ * now (a relaxed atomic load). */
+static inline bool bb_word_equals(const uint64_t *word, uint64_t value)
+{
+    return __atomic_load_n(word, __ATOMIC_RELAXED) == value;
 }
 
 /* The floating-point control state a restarted scheduler takes back. Here

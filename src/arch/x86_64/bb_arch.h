@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Tell the CPU we are spinning: saves power and frees the sibling
  * hyper-thread. */
@@ -41,6 +42,15 @@ static inline bool bb_byte_nonzero(const unsigned char *byte)
     bool nonzero;
     __asm__ __volatile__("cmpb $0, %1" : "=@ccnz"(nonzero) : "m"(*byte));
     return nonzero;
+}
+
+/* Whether a word that other threads may write atomically equals `value`
+ * now: as bb_byte_nonzero, a relaxed load and its compare in one. */
+static inline bool bb_word_equals(const uint64_t *word, uint64_t value)
+{
+    bool equal;
+    __asm__ __volatile__("cmpq %2, %1" : "=@ccz"(equal) : "m"(*word), "er"(value));
+    return equal;
 }
 
 /* The floating-point control state a context switch carries (MXCSR and
