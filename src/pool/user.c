@@ -287,13 +287,13 @@ static const bb_pool_ops modern_ops = {.push = modern_push,
 
 /* ---- the legacy interface ------------------------------------------------ */
 
-static bb_unit *thread_of_legacy_unit(bb_pool *p, ABT_unit unit)
+/* Through the unit map, never through the definition's u_get_thread:
+ * Argobots 1.2 documents it (with u_get_type, u_get_task and
+ * u_create_from_task) as unused, and programs leave it unset, even
+ * uninitialized. */
+static bb_unit *thread_of_legacy_unit(ABT_unit unit)
 {
-    if (unit == ABT_UNIT_NULL)
-        return NULL;
-    if (p->user->old.u_get_thread)
-        return bb_unit_of(p->user->old.u_get_thread(unit));
-    return bb_unit_from_handle(unit);
+    return unit == ABT_UNIT_NULL ? NULL : bb_unit_from_handle(unit);
 }
 
 static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
@@ -311,7 +311,7 @@ static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 static bb_unit *legacy_pool_pop(bb_pool *p, bb_pool_ctx ctx)
 {
     (void)ctx;
-    return thread_of_legacy_unit(p, p->user->old.p_pop(bb_pool_handle(p)));
+    return thread_of_legacy_unit(p->user->old.p_pop(bb_pool_handle(p)));
 }
 
 static size_t legacy_pool_size(bb_pool *p)
@@ -335,7 +335,7 @@ static bb_unit *legacy_pool_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
 {
     (void)ctx;
     double abstime = bb_wtime() + secs; /* the legacy callback takes a deadline */
-    return thread_of_legacy_unit(p, p->user->old.p_pop_timedwait(bb_pool_handle(p), abstime));
+    return thread_of_legacy_unit(p->user->old.p_pop_timedwait(bb_pool_handle(p), abstime));
 }
 
 struct visit_legacy {
@@ -346,7 +346,7 @@ struct visit_legacy {
 static void visit_unit(void *arg, ABT_unit unit)
 {
     struct visit_legacy *vl = arg;
-    bb_unit *u = thread_of_legacy_unit(vl->pool, unit);
+    bb_unit *u = thread_of_legacy_unit(unit);
     if (u)
         vl->v.fn(vl->v.arg, u);
 }
