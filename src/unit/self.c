@@ -11,6 +11,7 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_xstream.h"
 
@@ -229,12 +230,15 @@ static int check_handover(ABT_thread thread, bb_unit **self, bb_unit **target)
 }
 
 /* A suspended ULT given to a resume_*_to call becomes ready, but instead of
- * going through its pool it runs right away. */
+ * going through its pool it runs right away. A tool hears it resumed, as
+ * from ABT_thread_resume, before the caller's handover. */
 static int take_suspended(bb_unit *target)
 {
     uint8_t expected = 1;
     if (!bb_cas_acq_rel(&target->resumable, &expected, 0u))
         return ABT_ERR_THREAD; /* not suspended (see bb_unit_resume) */
+    BB_TOOL_EVENT(target, ABT_TOOL_EVENT_THREAD_RESUME, target->pool, bb_self_unit(), NULL, 0,
+                  NULL);
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool *was = target->blocked_in;
     target->blocked_in = NULL;
