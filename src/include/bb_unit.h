@@ -312,6 +312,7 @@ bool bb_unit_run_popped(bb_sched *s, bb_pool *pool);
 void bb_ult_yield(bb_unit *self);
 int bb_ult_yield_to(bb_unit *self, bb_unit *target);
 void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target);
+void bb_ult_resume_yield_to(bb_unit *self, bb_unit *target); /* `target` taken from suspension */
 /* Child-first (ABT_thread_create_to, revive_to): run `child`, which never
  * ran, at once; the caller goes to its pool with `push_ctx`. */
 void bb_ult_run_child_first(bb_unit *self, bb_unit *child, ABT_pool_context push_ctx);

@@ -263,7 +263,7 @@ int ABT_self_resume_yield_to(ABT_thread thread)
     if (err == ABT_SUCCESS)
         err = take_suspended(target);
     if (err == ABT_SUCCESS)
-        bb_ult_yield_to_unpooled(self, target);
+        bb_ult_resume_yield_to(self, target);
     return err;
 }
 

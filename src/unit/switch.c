@@ -61,13 +61,28 @@ static inline bb_pool *push_ready(bb_unit *u, bb_pool_ctx ctx)
 /* Tool events of a unit that leaves its context (yield, exit) fire here, on
  * the next context: these callbacks make calls anyway, so the check costs
  * no stack frame on the switch path itself. */
-static void requeue_yielded(void *arg)
+static inline void requeue(bb_unit *u, bb_pool_ctx ctx)
 {
-    bb_unit *u = arg;
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_YIELD, u->pool, NULL, u->parent,
                   ABT_SYNC_EVENT_TYPE_USER, NULL);
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    (void)push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    (void)push_ready(u, ctx);
+}
+
+/* One per push context, which tells a user pool why the unit comes back. */
+static void requeue_yielded(void *arg)
+{
+    requeue(arg, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+}
+
+static void requeue_yielded_to(void *arg)
+{
+    requeue(arg, ABT_POOL_CONTEXT_OP_THREAD_YIELD_TO);
+}
+
+static void requeue_resume_yielded_to(void *arg)
+{
+    requeue(arg, ABT_POOL_CONTEXT_OP_THREAD_RESUME_YIELD_TO);
 }
 
 /* A ULT about to run (only when a tool wants RUN): on its own stack, before
@@ -324,13 +339,18 @@ int bb_ult_yield_to(bb_unit *self, bb_unit *target)
     bb_pool *pool = target->pool;
     if (!bb_pool_can(pool, BB_POOL_CAN_REMOVE) || pool->ops->remove(pool, target) != ABT_SUCCESS)
         return ABT_ERR_THREAD; /* not waiting in its pool (popped meanwhile) */
-    hand_over(self, target, requeue_yielded);
+    hand_over(self, target, requeue_yielded_to);
     return ABT_SUCCESS;
 }
 
 void bb_ult_yield_to_unpooled(bb_unit *self, bb_unit *target)
 {
-    hand_over(self, target, requeue_yielded);
+    hand_over(self, target, requeue_yielded_to);
+}
+
+void bb_ult_resume_yield_to(bb_unit *self, bb_unit *target)
+{
+    hand_over(self, target, requeue_resume_yielded_to);
 }
 
 /* `by_user`: a suspension ABT_thread_resume may end (it is counted as a
