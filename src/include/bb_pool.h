@@ -212,6 +212,11 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool);
 void bb_unit_drop_user_unit(bb_unit *u);
 int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool **out);
 void bb_pool_user_free(bb_pool_user *def);
+/* The user pool's own print_all, given the caller's `arg` and `fn` as they
+ * are, when the function's kind is the pool's (threads for the 1.1+
+ * interface, units for the legacy one). Returns false for any other pool. */
+bool bb_pool_user_print_threads(bb_pool *p, void *arg, void (*fn)(void *, ABT_thread));
+bool bb_pool_user_print_units(bb_pool *p, void *arg, void (*fn)(void *, ABT_unit));
 
 /* Pool configurations, config.c. */
 bool bb_pool_config_automatic(ABT_pool_config config, bool fallback);

@@ -346,7 +346,8 @@ int ABT_pool_print_all_threads(ABT_pool pool, void *arg, void (*print_fn)(void *
     if (err == ABT_SUCCESS) {
         struct print_threads pt = {print_fn, arg};
         bb_pool *p = bb_pool_of(pool);
-        p->ops->for_each(p, print_as_thread, &pt);
+        if (!bb_pool_user_print_threads(p, arg, print_fn))
+            p->ops->for_each(p, print_as_thread, &pt);
     }
     return err;
 }
@@ -368,7 +369,8 @@ int ABT_pool_print_all(ABT_pool pool, void *arg, void (*print_fn)(void *, ABT_un
     if (err == ABT_SUCCESS) {
         struct print_units pu = {print_fn, arg};
         bb_pool *p = bb_pool_of(pool);
-        p->ops->for_each(p, print_as_unit, &pu);
+        if (!bb_pool_user_print_units(p, arg, print_fn))
+            p->ops->for_each(p, print_as_unit, &pu);
     }
     return err;
 }

@@ -239,6 +239,14 @@ static void modern_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg
     p->user->print_all(bb_pool_handle(p), &v, visit_thread);
 }
 
+bool bb_pool_user_print_threads(bb_pool *p, void *arg, void (*fn)(void *, ABT_thread))
+{
+    if (!p->user || p->user->legacy)
+        return false;
+    p->user->print_all(bb_pool_handle(p), arg, fn);
+    return true;
+}
+
 static void modern_destroy(bb_pool *p)
 {
     if (p->user->free)
@@ -355,6 +363,14 @@ static void legacy_pool_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void
 {
     struct visit_legacy vl = {p, {fn, arg}};
     p->user->old.p_print_all(bb_pool_handle(p), &vl, visit_unit);
+}
+
+bool bb_pool_user_print_units(bb_pool *p, void *arg, void (*fn)(void *, ABT_unit))
+{
+    if (!p->user || !p->user->legacy)
+        return false;
+    p->user->old.p_print_all(bb_pool_handle(p), arg, fn);
+    return true;
 }
 
 static void legacy_pool_destroy(bb_pool *p)
