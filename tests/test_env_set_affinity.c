@@ -1,5 +1,7 @@
 /* ABT_SET_AFFINITY: unset (bobbin's default) or false-like leaves ESs
- * unbound (get_cpubind: ABT_ERR_CPUID); a true value binds the ES of rank n
+ * unbound: the OS runs them on any CPU of the process's set, so get_affinity
+ * gives that whole set and get_cpubind its first CPU, as Argobots 1.x does
+ * (it reads the OS mask); a true value binds the ES of rank n
  * to the n-th CPU of the process's CPU set (mod its size), the primary ES
  * (rank 0) included, which ULTs observe with sched_getcpu; ABT_ENV_ works
  * too; finalize restores the primary thread's affinity. */
@@ -31,8 +33,11 @@ static void check_unbound(void)
     CHECK_OK(ABT_init(0, NULL));
     ABT_xstream es;
     CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
-    int cpu = -1;
-    CHECK_ERR(ABT_xstream_get_cpubind(es, &cpu), ABT_ERR_CPUID);
+    int cpu = -1, num = 0;
+    CHECK_OK(ABT_xstream_get_cpubind(es, &cpu));
+    CHECK_EQ(cpu, cpus[0]);
+    CHECK_OK(ABT_xstream_get_affinity(es, 0, NULL, &num));
+    CHECK_EQ(num, ncpus);
     CHECK_OK(ABT_xstream_free(&es));
     CHECK_OK(ABT_finalize());
 }

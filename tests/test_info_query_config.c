@@ -221,17 +221,21 @@ static void check_thread_stacksize(size_t expect)
     CHECK_EQ(got, expect);
 }
 
-/* AFFINITY TRUE iff a new ES is bound to a CPU. */
+/* AFFINITY TRUE iff a new ES is bound to one CPU; else its set is the
+ * process's (that of the primary ES, which is unbound too). */
 static void check_affinity(int expect_true)
 {
     CHECK_EQ(query(ABT_INFO_QUERY_KIND_ENABLED_AFFINITY), expect_true ? ABT_TRUE : ABT_FALSE);
-    ABT_xstream es;
+    ABT_xstream es, primary;
     CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
-    int cpu = -1;
+    CHECK_OK(ABT_xstream_self(&primary));
+    int num = 0, process_num = 0;
+    CHECK_OK(ABT_xstream_get_affinity(es, 0, NULL, &num));
+    CHECK_OK(ABT_xstream_get_affinity(primary, 0, NULL, &process_num));
     if (expect_true)
-        CHECK_OK(ABT_xstream_get_cpubind(es, &cpu));
+        CHECK_EQ(num, 1);
     else
-        CHECK_ERR(ABT_xstream_get_cpubind(es, &cpu), ABT_ERR_CPUID);
+        CHECK_EQ(num, process_num);
     CHECK_OK(ABT_xstream_free(&es));
 }
 

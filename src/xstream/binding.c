@@ -150,8 +150,10 @@ int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
         *cpuid = es->cpuid;
     else if (es->affinity)
         *cpuid = es->affinity[0]; /* the first CPU of its set */
+    else if (bb_rt.config.num_cpus > 0)
+        *cpuid = bb_rt.config.cpus[0]; /* unbound: the OS picks from the process's set */
     else
-        err = ABT_ERR_CPUID;      /* not bound */
+        err = ABT_ERR_CPUID; /* the process's set is unknown: bound to no CPU */
     pthread_mutex_unlock(&binding_lock);
     return err;
 }
