@@ -634,25 +634,48 @@ static int check_sched_replacer(bb_xstream *es, bb_unit **self)
                    bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED;
     if (running && (bb_self_xstream() != es || ((*self)->flags & BB_UNIT_SCHED)))
         return ABT_ERR_XSTREAM_STATE;
-    if (es->retiring)
-        return ABT_ERR_XSTREAM_STATE; /* another replacement is still under way */
+    return ABT_SUCCESS;
+}
+
+/* A replacement is already pending on `es` (its ULTs run while the old
+ * scheduler drains its pools), and another caller replaces the scheduler
+ * again: the later call wins, as in Argobots. The pending scheduler is
+ * dropped, never having run; the earlier caller, parked until the switch,
+ * returns now, with success, in `pool`, the winner's first pool, since
+ * its own pool may die with the dropped scheduler. */
+static int overrule_pending(bb_xstream *es, bb_pool *pool)
+{
+    bb_unit *earlier = es->replacer;
+    int err = bb_unit_set_pool(earlier, pool);
+    if (err != ABT_SUCCESS)
+        return err;
+    retire_sched(es->main_sched);
+    es->replacer = NULL;
+    bb_unit_make_ready(earlier);
     return ABT_SUCCESS;
 }
 
 /* Install `s`, claimed by the caller, as the main scheduler of `es`; the
- * caller passed check_sched_replacer. On a running ES the caller moves into the new
- * scheduler's first pool, so there must be one. */
+ * caller passed check_sched_replacer. On a running ES the caller moves into
+ * the new scheduler's first pool, so there must be one; a replacement still
+ * pending there gives way (overrule_pending). */
 static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
 {
     bool running_here = bb_self_xstream() == es;
     if (running_here) {
         if (s->num_pools == 0)
             return ABT_ERR_INV_SCHED;
+        bb_pool *was = self->pool;
         int err = bb_unit_set_pool(self, s->pools[0]);
-        if (err != ABT_SUCCESS)
+        if (err == ABT_SUCCESS && es->retiring)
+            err = overrule_pending(es, s->pools[0]);
+        if (err != ABT_SUCCESS) {
+            (void)bb_unit_set_pool(self, was); /* back; only a user pool's create_unit
+                                                  could fail, and leave it in s's pool */
             return err;
+        }
     }
-    bb_sched *old = es->main_sched;
+    bb_sched *old = es->retiring ? es->retiring : es->main_sched;
     s->xstream = es;
     es->main_sched = s;
     if (!running_here) {
