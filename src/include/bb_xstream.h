@@ -46,6 +46,7 @@ struct bb_xstream {
                                   starts need not save its context (bb_technique.h) */
     bb_sched *retiring;        /* replaced main scheduler, running until its pools drain */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
+    bb_unit *self_joiner;      /* ULT parked in ABT_xstream_join of this ES until it stops */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */
     /* Shared with other ESs. */
     bb_unit *remote_ready;     /* ULTs of private pools it pops, woken elsewhere, for it to

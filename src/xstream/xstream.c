@@ -79,6 +79,17 @@ static void run_main_scheds(bb_xstream *es)
     }
 }
 
+/* A ULT of `es` that joins `es` itself parks until `es` stops (see
+ * leave_joined_xstream): now it goes back to its pool, for another ES. */
+static void release_self_joiner(bb_xstream *es)
+{
+    bb_unit *joiner = es->self_joiner;
+    if (joiner) {
+        es->self_joiner = NULL;
+        bb_unit_make_ready(joiner);
+    }
+}
+
 /* The scheduler of a secondary ES, on a stack of its own (so that it can be
  * restarted, see run_main_scheds): back to the OS thread once it stops. */
 static void secondary_sched_main(void *arg)
@@ -87,6 +98,7 @@ static void secondary_sched_main(void *arg)
     bb_xstream *es = sched_unit->xstream;
     bb_fpu_control_load(&es->sched_fpu);
     run_main_scheds(es);
+    release_self_joiner(es);
     bb_xstream_close_inbox(es); /* nothing pops its pools any more */
     bb_store_relaxed(&es->current, es->native_unit);
     bb_switch_exit(sched_unit, es->native_unit, NULL, NULL);
@@ -294,10 +306,41 @@ static void join_thread(bb_xstream *es)
     bb_xstream_set_thread(es, NULL);
 }
 
-static int join_secondary(bb_xstream *es)
+/* Whether a scheduler other than that of the caller's ES may pop `pool`
+ * (as bb_pool_is_drained assumes for blocked units). */
+static bool served_elsewhere(const bb_pool *pool)
 {
-    if (es->is_primary || is_caller_on(es))
+    return pool->access != ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&pool->num_scheds) > 1;
+}
+
+/* A ULT joins the ES it runs on, which Argobots allows too: it cannot wait
+ * there, so it parks until `es` has stopped, and `es` then puts it back
+ * into its pool (release_self_joiner), where another ES takes it. Only a
+ * pool that another scheduler shares can give it to one; in any other
+ * pool nothing would run it again, and the join fails instead. */
+static int leave_joined_xstream(bb_xstream *es)
+{
+    bb_unit *self = bb_self_unit();
+    if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED) ||
+        !served_elsewhere(self->pool) || es->self_joiner)
         return ABT_ERR_INV_XSTREAM;
+    es->self_joiner = self;
+    bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
+    bb_ult_park(self);
+    return ABT_SUCCESS; /* on another ES now */
+}
+
+/* `may_leave`: a ULT on `es` itself may join it (ABT_xstream_join, not
+ * ABT_xstream_free, as in Argobots). */
+static int join_secondary(bb_xstream *es, bool may_leave)
+{
+    if (es->is_primary)
+        return ABT_ERR_INV_XSTREAM;
+    if (is_caller_on(es)) {
+        int err = may_leave ? leave_joined_xstream(es) : ABT_ERR_INV_XSTREAM;
+        if (err != ABT_SUCCESS)
+            return err;
+    }
     if (es->has_thread) {
         bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
         join_thread(es);
@@ -317,7 +360,7 @@ void bb_xstream_free_secondaries(void)
         pthread_mutex_unlock(&bb_rt.lock);
         if (!victim)
             return;
-        join_secondary(victim);
+        join_secondary(victim, false);
         destroy_xstream(victim);
     }
 }
@@ -398,7 +441,7 @@ int ABT_xstream_join(ABT_xstream xstream)
         return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    return join_secondary(bb_xstream_of(xstream));
+    return join_secondary(bb_xstream_of(xstream), true);
 }
 
 int ABT_xstream_free(ABT_xstream *xstream)
@@ -408,7 +451,7 @@ int ABT_xstream_free(ABT_xstream *xstream)
     if (!xstream || *xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     bb_xstream *es = bb_xstream_of(*xstream);
-    int err = join_secondary(es);
+    int err = join_secondary(es, false);
     if (err != ABT_SUCCESS)
         return err;
     destroy_xstream(es);
