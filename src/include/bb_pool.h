@@ -151,6 +151,13 @@ static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
     bb_fetch_add_relaxed(&pool->num_blocked, delta);
 }
 
+/* Whether more than one scheduler may pop `pool`, so that a unit in it
+ * need not wait for any one of them. */
+static inline bool bb_pool_is_served_by_many(const bb_pool *pool)
+{
+    return pool->access != ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&pool->num_scheds) > 1;
+}
+
 /* Nothing ready, and nothing blocked that this pool's scheduler must wait
  * for. As in Argobots, blocked units count only where they can come back to
  * no one else: a private pool, or a pool only one scheduler serves. */
@@ -166,7 +173,7 @@ static inline bool bb_pool_is_drained(bb_pool *pool)
         return false;
     if (blocked <= 0)
         return true;
-    return pool->access != ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&pool->num_scheds) > 1;
+    return bb_pool_is_served_by_many(pool);
 }
 
 /* A ULT blocks: its associated pool counts it until it is ready again (the

@@ -306,13 +306,6 @@ static void join_thread(bb_xstream *es)
     bb_xstream_set_thread(es, NULL);
 }
 
-/* Whether a scheduler other than that of the caller's ES may pop `pool`
- * (as bb_pool_is_drained assumes for blocked units). */
-static bool served_elsewhere(const bb_pool *pool)
-{
-    return pool->access != ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&pool->num_scheds) > 1;
-}
-
 /* A ULT joins the ES it runs on, which Argobots allows too: it cannot wait
  * there, so it parks until `es` has stopped, and `es` then puts it back
  * into its pool (release_self_joiner), where another ES takes it. Only a
@@ -322,7 +315,7 @@ static int leave_joined_xstream(bb_xstream *es)
 {
     bb_unit *self = bb_self_unit();
     if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED) ||
-        !served_elsewhere(self->pool) || es->self_joiner)
+        !bb_pool_is_served_by_many(self->pool) || es->self_joiner)
         return ABT_ERR_INV_XSTREAM;
     es->self_joiner = self;
     bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
