@@ -2,12 +2,14 @@
  * Machine contexts: the only code that knows about registers.
  *
  * A context is an opaque pointer (on x86-64, the stack pointer at which the
- * context stopped). Seven primitives, implemented per architecture in
+ * context stopped). Eight primitives, implemented per architecture in
  * src/arch/<arch>/:
  *
  *  - bb_ctx_make: prepare a fresh context on a stack; the first switch to it
  *    calls entry(arg), which must never return.
  *  - bb_ctx_jump: save the current context into *save and switch to target.
+ *  - bb_ctx_swap: bb_ctx_jump without a callback (the common switch of a
+ *    yield: a few instructions less).
  *  - bb_ctx_start: save the current context into *save and call entry(arg),
  *    which must never return, on a fresh stack: bb_ctx_make + bb_ctx_jump
  *    without the frame written on the new stack only to be read back.
@@ -39,6 +41,7 @@ typedef void (*bb_ctx_fn)(void *arg);
 
 void *bb_ctx_make(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_jump(void **save, void *target, bb_ctx_fn fn, void *arg);
+void bb_ctx_swap(void **save, void *target);
 void bb_ctx_start(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_call(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_run_on(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);

@@ -67,6 +67,11 @@ struct bb_sched {
     uint64_t random;           /* RANDWS: state of the victim picker */
 };
 
+/* What bb_xstream.running_sched names while no main scheduler's loop runs:
+ * a scheduler with no direct pool, which the direct yield of hotpath.c
+ * passes over without a test of its own. Never run. */
+extern bb_sched bb_no_sched;
+
 /* Whether the loop of `s` may be started afresh at any time (the
  * SCHED_RESTART step, bb_technique.h): a predefined loop keeps what it must
  * remember in its bb_sched, not on its stack, so that a restart loses

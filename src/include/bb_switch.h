@@ -104,6 +104,8 @@ static inline void bb_switch(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg
 {
     if (__builtin_expect(bb_fiber_tools.any, 0))
         bb_fibers_jump(from, to, fn, arg);
+    else if (to->ctx && !fn) /* `fn` is a constant at most call sites */
+        bb_ctx_swap(&from->ctx, to->ctx);
     else if (to->ctx)
         bb_ctx_jump(&from->ctx, to->ctx, fn, arg);
     else if (!fn && to->stack)

@@ -34,7 +34,10 @@ enum bb_unit_flags {
     BB_UNIT_SLAB_STACK = 1u << 4,   /* stack carved from a large-page slab: never unmapped alone */
     BB_UNIT_USER_STACK = 1u << 5,   /* stack memory belongs to the user */
     BB_UNIT_CACHED_STACK = 1u << 6, /* stack of the default size, from the stack cache */
-    BB_UNIT_GUARDED_STACK = 1u << 7 /* a guard page sits below the stack */
+    BB_UNIT_GUARDED_STACK = 1u << 7, /* a guard page sits below the stack */
+    /* BB_UNIT_ULT without BB_UNIT_SCHED: the direct yield's test (hotpath.c)
+     * in one instruction. Set and cleared with those two. */
+    BB_UNIT_PLAIN_ULT = 1u << 8
 };
 
 enum bb_unit_requests {
@@ -76,9 +79,18 @@ struct bb_unit {
                                    First: on a little-endian CPU the word of a fresh unit
                                    is then 1, which a compare takes as an immediate
                                    (free_unit, hotpath.c) */
-            uint8_t requests;   /* bb_unit_requests; atomic */
-            uint8_t switching;  /* ULT: blocked but its context not yet saved; atomic */
             uint8_t resumable;  /* suspended by the user: ABT_thread_resume may take it; atomic */
+            union {
+                struct {
+                    uint8_t switching; /* ULT: blocked but its context not yet saved;
+                                          atomic */
+                    uint8_t requests;  /* bb_unit_requests; atomic */
+                };
+                uint16_t unsettled;    /* both, for one test (bb_unit_is_settled); it
+                                          starts at `switching`, so that its acquire
+                                          pairs with the release of `switching` for
+                                          ThreadSanitizer too */
+            };
             uint8_t in_wait;    /* inside bb_wait: a cancel waits until it returns; owner only */
             uint8_t lent_stack; /* ULT: flags of the stack it got at its first run, which it
                                    gives back when it ends (bb_technique.h, LAZY_STACK); 0
@@ -232,6 +244,15 @@ static inline bool bb_unit_is_ult(const bb_unit *u)
 static inline bool bb_unit_has_requests(const bb_unit *u)
 {
     return bb_byte_nonzero(&u->requests);
+}
+
+/* Neither a request to serve nor a context still being saved (by another
+ * ES, see bb_unit_wait_until_saved): a ULT ready to be switched to. One
+ * acquire load of both bytes: it pairs with the release that cleared
+ * `switching`, after which the saved context and fields may be used. */
+static inline bool bb_unit_is_settled(bb_unit *u)
+{
+    return bb_load_acquire(&u->unsettled) == 0;
 }
 
 static inline bool bb_unit_is_terminated(bb_unit *u)

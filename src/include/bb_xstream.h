@@ -40,7 +40,7 @@ struct bb_xstream {
     uint32_t waiting_average;   /* and of the units waiting in its pools */
     bb_fpu_control sched_fpu;  /* the floating-point control it starts with, each time: a
                                   restart must not inherit that of the ULT it leaves */
-    bb_sched *running_sched;   /* main scheduler whose loop runs now, if any */
+    bb_sched *running_sched;   /* main scheduler whose loop runs now, or &bb_no_sched */
     bb_unit *restartable;      /* sched_unit while a predefined (stateless) loop runs on
                                   it, else NULL: it may be started afresh, so a ULT it
                                   starts need not save its context (bb_technique.h) */

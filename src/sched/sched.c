@@ -119,6 +119,8 @@ int bb_sched_create_default(bb_sched **out)
     return bb_sched_create_predef(ABT_SCHED_DEFAULT, 1, NULL, ABT_SCHED_CONFIG_NULL, true, out);
 }
 
+bb_sched bb_no_sched;
+
 void bb_sched_destroy(bb_sched *s)
 {
     if (s->user_free)

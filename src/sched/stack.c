@@ -42,7 +42,7 @@ int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
         bb_sched_unclaim(s);
         return err;
     }
-    u->flags |= BB_UNIT_SCHED;
+    u->flags = (u->flags & ~(uint32_t)BB_UNIT_PLAIN_ULT) | BB_UNIT_SCHED;
     s->unit = u;
     bb_pool_push(bb_pool_of(pool), u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;

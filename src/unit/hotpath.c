@@ -113,12 +113,12 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
     uint32_t flags = named ? BB_UNIT_NAMED : 0;
     if (is_ult && !bb_xstream_lends_stacks(es)) {
         u = bb_mem_cache_pop(&es->cache.ults, &es->cache.num_ults);
-        flags |= (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT;
+        flags |= (u->flags & BB_UNIT_STACK_FLAGS) | BB_UNIT_ULT | BB_UNIT_PLAIN_ULT;
     } else {
         u = bb_mem_cache_pop(&es->cache.descs, &es->cache.num_descs);
         u->stack = NULL;
         u->stacksize = is_ult ? es->cache.stack_size : 0;
-        flags |= is_ult ? BB_UNIT_ULT : 0;
+        flags |= is_ult ? BB_UNIT_ULT | BB_UNIT_PLAIN_ULT : 0;
     }
     bb_unit_init_cached(u, pool, func, arg, flags);
     return u;
@@ -198,7 +198,7 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && attr == ABT_THREAD_ATTR_NULL && !p->user && cache_has_unit(es, true) &&
-        (es->current->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT) {
+        (es->current->flags & BB_UNIT_PLAIN_ULT)) {
         bb_unit *u = take_cached_unit(es, true, p, thread_func, arg, newthread != NULL);
         if (newthread)
             *newthread = bb_unit_handle(u);
@@ -567,31 +567,34 @@ int ABT_thread_free_many(int num_threads, ABT_thread *thread_list)
 /* A ULT that is not a scheduler. */
 static inline bool is_plain_ult(const bb_unit *u)
 {
-    return (u->flags & (BB_UNIT_ULT | BB_UNIT_SCHED)) == BB_UNIT_ULT;
+    return (u->flags & BB_UNIT_PLAIN_ULT) != 0;
 }
 
-/* Whether `self`, run by `s`, may yield straight through `pool`, one of
- * the scheduler's direct pools (see the top of the file and bb_sched.h):
- * not when the scheduler's events are due, for then it must run. */
-static inline bool may_yield_through(bb_sched *s, bb_unit *self, bb_pool *pool)
+/* Count one round of `s` for a unit run without it, unless that round is
+ * the one at which its events are due: then it must run, and nothing is
+ * counted. */
+static inline bool spend_round(bb_sched *s)
 {
-    return pool && self->pool == pool && self->parent == s->unit &&
-           !bb_unit_has_requests(self) && s->rounds_left > 1;
+    if (__builtin_expect(bb_owned_dec_is_zero(&s->rounds_left), 0)) {
+        s->rounds_left = 1;
+        return false;
+    }
+    return true;
 }
 
-/* `u`, a ULT, has no request to serve and its context is saved. */
-static inline bool is_settled(bb_unit *u)
+/* Whether `self`, run by `s` and a ULT of one of the scheduler's direct
+ * pools (see the top of the file and bb_sched.h), may yield straight
+ * through it; if so, the yield counts as one round of `s` (spend_round). */
+static inline bool may_yield_through(bb_sched *s, bb_unit *self)
 {
-    /* `switching` is acquired: it pairs with the release of the ES that
-     * saved `u` (publish_saved), whose context and fields we use next. */
-    return !bb_unit_has_requests(u) && bb_load_acquire(&u->switching) == 0;
+    return self->parent == s->unit && !bb_unit_has_requests(self) && spend_round(s);
 }
 
 /* `next`, which the scheduler would run now, is a ULT (not a scheduler)
  * without a request to serve. */
 static inline bool can_run_directly(bb_unit *next)
 {
-    return is_plain_ult(next) && is_settled(next);
+    return is_plain_ult(next) && bb_unit_is_settled(next);
 }
 
 /* `next`, out of its pool, runs in the place of `self`, which is ready in
@@ -651,9 +654,8 @@ static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb
                                                               bb_unit *self)
 {
     bb_pool *pool = s->direct_user_pool;
-    if (!may_yield_through(s, self, pool))
+    if (!pool || self->pool != pool || !may_yield_through(s, self))
         return false;
-    s->rounds_left--;
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
@@ -678,18 +680,19 @@ static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb
 /* Returns whether the yield is done. */
 static bool yield_directly(bb_xstream *es, bb_unit *self)
 {
-    bb_sched *s = es->running_sched;
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || !s)
+    bb_sched *s = es->running_sched; /* bb_no_sched if none: no direct pool */
+    bb_pool *pool = self->pool;      /* never NULL */
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD))
         return false;
-    bb_pool *pool = s->direct_pool;
-    if (!pool) /* a test may_yield_through makes anyway */
+    if (pool != s->direct_pool)
         return yield_through_user_pool(es, s, self);
-    if (!may_yield_through(s, self, pool))
+    if (!may_yield_through(s, self))
         return false;
     bb_unit *next = pool->head; /* associated with `pool`, as all in a private FIFO */
-    if (next && !can_run_directly(next))
+    if (next && !can_run_directly(next)) {
+        s->rounds_left++; /* not spent: the scheduler will count it */
         return false;
-    s->rounds_left--;
+    }
     if (next) {
         list_rotate(pool, next, self); /* nobody else pops a private pool */
         start_directly(es, self, next);
@@ -739,7 +742,7 @@ static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
 {
     bb_pool *pool = bb_load_relaxed(&target->pool); /* it may run on another ES */
     if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_unit_has_requests(self) ||
-        !is_own_private_fifo(es, pool) || !is_settled(target) ||
+        !is_own_private_fifo(es, pool) || !bb_unit_is_settled(target) ||
         bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
         (self->pool != pool && !is_own_private_fifo(es, self->pool)))
         return false;

@@ -71,7 +71,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
         return ABT_ERR_MEM;
 
     uint32_t flags = (u->flags & BB_UNIT_STACK_FLAGS) | (spec->named ? BB_UNIT_NAMED : 0) |
-                     (spec->is_ult ? BB_UNIT_ULT : 0);
+                     (spec->is_ult ? BB_UNIT_ULT | BB_UNIT_PLAIN_ULT : 0);
     init_fields(u, pool, func, arg, flags, spec);
     if (pool->user) {
         int err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
@@ -240,7 +240,7 @@ bb_unit *bb_unit_alloc_primary(void)
     bb_unit *u = bb_mem_desc_alloc(bb_self_mem_cache());
     if (!u)
         return NULL;
-    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY, NULL);
+    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_PLAIN_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY, NULL);
     u->stack = NULL;
     u->stacksize = 0;
     u->state = ABT_THREAD_STATE_RUNNING;

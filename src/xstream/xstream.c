@@ -67,7 +67,7 @@ static void run_main_scheds(bb_xstream *es)
         es->running_sched = s;
         es->restartable = bb_sched_is_stateless(s) ? es->sched_unit : NULL;
         s->run(bb_sched_handle(s));
-        es->running_sched = NULL;
+        es->running_sched = &bb_no_sched;
         es->restartable = NULL;
         if (s != es->retiring)
             return; /* the main scheduler stopped for good */
@@ -189,6 +189,7 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
         return ABT_ERR_MEM;
     memset(es, 0, sizeof(*es));
     es->cpuid = -1;
+    es->running_sched = &bb_no_sched;
     bb_mem_cache_init(&es->cache);
     es->ult_steps = bb_technique_steps(bb_rt.config.technique);
     es->adaptive = bb_rt.config.technique == BB_TECH_AUTO;

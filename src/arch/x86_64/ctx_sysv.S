@@ -16,9 +16,10 @@
  * The saved sp is always 16-byte aligned, so a callback run "on top" of the
  * target context (the `fn` argument) is called with a conforming stack.
  *
- * Seven primitives (see src/include/bb_ctx.h for the C view):
+ * Eight primitives (see src/include/bb_ctx.h for the C view):
  *   bb_ctx_make(base, size, entry, arg) -> sp of a fresh context
  *   bb_ctx_jump(&save, sp, fn, arg)    save here, switch to sp, run fn(arg)
+ *   bb_ctx_swap(&save, sp)             save here, switch to sp
  *   bb_ctx_start(&save, base, size, entry, arg)
  *                                      save here, call entry(arg) on a new stack
  *   bb_ctx_call(&save, base, size, entry, arg)
@@ -47,6 +48,20 @@
     subq    $8, %rsp
     stmxcsr (%rsp)
     fnstcw  4(%rsp)
+    .endm
+
+/* Pop that frame and resume where it was pushed. */
+    .macro  restore_frame
+    ldmxcsr (%rsp)
+    fldcw   4(%rsp)
+    addq    $8, %rsp
+    popq    %r15
+    popq    %r14
+    popq    %r13
+    popq    %r12
+    popq    %rbx
+    popq    %rbp
+    ret
     .endm
 
 /* void *bb_ctx_make(void *stack_base, size_t size, void (*entry)(void *), void *arg) */
@@ -86,17 +101,22 @@ bb_ctx_jump:
     movq    %rcx, %rdi                  /* fn(arg), on the target's stack */
     callq   *%rdx
 .Lrestore:
-    ldmxcsr (%rsp)                      /* restore the target's FPU control */
-    fldcw   4(%rsp)
-    addq    $8, %rsp
-    popq    %r15                        /* and its callee-saved registers */
-    popq    %r14
-    popq    %r13
-    popq    %r12
-    popq    %rbx
-    popq    %rbp
-    ret                                 /* resume the target */
+    restore_frame                       /* the target's FPU control and registers */
     .size   bb_ctx_jump, .-bb_ctx_jump
+
+/* void bb_ctx_swap(void **save_sp, void *target_sp): bb_ctx_jump without a
+ * callback, for the switches of yield and yield_to, which need none: the
+ * test for one is gone, and so are the caller's two zeroed arguments. */
+    .globl  bb_ctx_swap
+    .hidden bb_ctx_swap
+    .type   bb_ctx_swap, @function
+    .p2align 4
+bb_ctx_swap:
+    save_frame
+    movq    %rsp, (%rdi)                /* publish where this context stopped */
+    movq    %rsi, %rsp                  /* now on the target's stack */
+    restore_frame
+    .size   bb_ctx_swap, .-bb_ctx_swap
 
 /* void bb_ctx_start(void **save_sp, void *base, size_t size, void (*entry)(void *),
  *                   void *arg): no return here; the saved context resumes.
