@@ -59,6 +59,9 @@ struct bb_sched {
                                   NULL otherwise */
     bb_pool *direct_user_pool; /* the same for a first pool that is a user pool: a ULT of
                                   it may yield straight to what the pool's pop gives */
+    bb_unit *handed;           /* popped from direct_user_pool by such a yield, which could
+                                  not run it directly: the loop runs it before it pops
+                                  again (bb_sched_take_handed). Owner ES only */
     bb_xstream *xstream;       /* ES it is the main scheduler of */
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */
@@ -71,6 +74,16 @@ struct bb_sched {
  * a scheduler with no direct pool, which the direct yield of hotpath.c
  * passes over without a test of its own. Never run. */
 extern bb_sched bb_no_sched;
+
+/* The unit a direct yield handed the loop of `s` (see `handed`), if any:
+ * what it runs next, before popping its first pool again. */
+static inline bb_unit *bb_sched_take_handed(bb_sched *s)
+{
+    bb_unit *u = s->handed;
+    if (__builtin_expect(u != NULL, 0))
+        s->handed = NULL;
+    return u;
+}
 
 /* Whether the loop of `s` may be started afresh at any time (the
  * SCHED_RESTART step, bb_technique.h): a predefined loop keeps what it must

@@ -199,6 +199,15 @@ static inline __attribute__((always_inline)) bool run_next(bb_sched *s, pick_fn 
     return u != NULL;
 }
 
+/* A loop that stops at once (an exit) with a unit handed to it by a direct
+ * yield puts the unit back into the pool it was popped from. */
+static void give_back_handed(bb_sched *s)
+{
+    bb_unit *u = bb_sched_take_handed(s);
+    if (u)
+        bb_pool_push(s->direct_user_pool, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+}
+
 /* Inlined into each loop below, so that `pick` and `idle` are direct calls. */
 static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn pick,
                                                           idle_fn idle)
@@ -218,6 +227,7 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
                 idle(s, &idle_state);
         }
     }
+    give_back_handed(s);
     stop_sleeping(s);
 }
 

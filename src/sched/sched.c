@@ -150,8 +150,12 @@ void bb_sched_request(bb_sched *s, uint32_t bits)
         bb_bell_ring(&s->bell); /* it may be asleep in an idle loop */
 }
 
+/* A unit handed to the loop (bb_sched_take_handed) counts as one in its
+ * pool. */
 static bool pools_are_drained(bb_sched *s)
 {
+    if (s->handed)
+        return false;
     for (int i = 0; i < s->num_pools; i++)
         if (!bb_pool_is_drained(s->pools[i]))
             return false;

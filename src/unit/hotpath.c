@@ -609,13 +609,6 @@ static inline void start_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
     bb_switch(self, next, NULL, NULL);
 }
 
-/* What a ULT that yielded through a user pool leaves its scheduler. */
-typedef struct {
-    bb_unit *self;
-    bb_unit *next; /* popped, for the scheduler to run; or NULL */
-    bb_pool *pool; /* where it was popped from */
-} user_yield;
-
 /* After the yielder's context is saved: other ESs may run it from now on
  * (they waited for `switching`). */
 static void publish_saved(void *arg)
@@ -623,23 +616,20 @@ static void publish_saved(void *arg)
     bb_store_release(&((bb_unit *)arg)->switching, 0u);
 }
 
-/* On the scheduler's stack, the yielder saved: run what the pool chose, as
- * the scheduler's loop would have done next. */
-static void run_popped(void *arg)
+/* The scheduler `s` gets what its pool chose, `next` (or nothing), to run
+ * next in its loop: not here, in the callback of the switch back to it,
+ * which would leave the scheduler's context saved inside the callback, one
+ * level deeper on its stack each time. Its last round ends the loop's pass
+ * as soon as it is back, and the next pass starts with `next`; so its loop
+ * looks for a handed unit once per pass, not once per unit. Out of line,
+ * so that the common path builds no frame for it. */
+static __attribute__((noinline)) void hand_to_scheduler(bb_xstream *es, bb_sched *s,
+                                                        bb_unit *self, bb_unit *next)
 {
-    user_yield y = *(user_yield *)arg; /* it lives on the yielder's stack */
-    publish_saved(y.self);
-    if (y.next)
-        bb_xstream_run_unit(bb_self_xstream(), y.next, y.pool);
-}
-
-/* Out of line, so that the common path keeps no `user_yield` on its stack. */
-static __attribute__((noinline)) void hand_to_scheduler(bb_xstream *es, bb_unit *self,
-                                                        bb_unit *next, bb_pool *pool)
-{
-    user_yield y = {self, next, pool};
+    s->handed = next;
+    s->rounds_left = 1;
     bb_store_relaxed(&es->current, self->parent);
-    bb_switch(self, self->parent, run_popped, &y);
+    bb_switch(self, self->parent, publish_saved, self);
 }
 
 /* The direct yield through a user pool. The pool decides, exactly as when
@@ -673,7 +663,7 @@ static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb
         bb_switch(self, next, publish_saved, self);
         return true;
     }
-    hand_to_scheduler(es, self, next, pool);
+    hand_to_scheduler(es, s, self, next);
     return true;
 }
 

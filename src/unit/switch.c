@@ -301,9 +301,20 @@ bool bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
     return run_first_pool(es, s, pool, true, false);
 }
 
+/* The unit a direct yield popped from `pool` and handed to `s`, whose pass
+ * it ended (hotpath.c), runs first in the next pass: one round. */
+static __attribute__((noinline)) bool run_handed(bb_xstream *es, bb_sched *s, bb_pool *pool)
+{
+    bb_xstream_run_unit(es, bb_sched_take_handed(s), pool);
+    s->rounds_left--; /* at least 1 before: a new pass */
+    return true;
+}
+
 bool bb_unit_run_popped(bb_sched *s, bb_pool *pool)
 {
     bb_xstream *es = bb_self_xstream();
+    if (__builtin_expect(s->handed != NULL, 0))
+        return run_handed(es, s, pool);
     if (sched_stack_lendable(es, es->current))
         return run_first_pool(es, s, pool, false, true);
     return run_first_pool(es, s, pool, false, false);
