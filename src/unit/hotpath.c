@@ -591,7 +591,7 @@ static inline bool may_yield_through(bb_sched *s, bb_unit *self)
 }
 
 /* `next`, which the scheduler would run now, is a ULT (not a scheduler)
- * without a request to serve. */
+ * without a request to serve, its context saved (bb_unit_is_settled). */
 static inline bool can_run_directly(bb_unit *next)
 {
     return is_plain_ult(next) && bb_unit_is_settled(next);
