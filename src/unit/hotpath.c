@@ -644,7 +644,7 @@ static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb
                                                               bb_unit *self)
 {
     bb_pool *pool = s->direct_user_pool;
-    if (!pool || self->pool != pool || !may_yield_through(s, self))
+    if (self->pool != pool || !may_yield_through(s, self)) /* NULL: never self->pool */
         return false;
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
