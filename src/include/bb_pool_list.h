@@ -84,8 +84,18 @@ static inline bb_unit *list_pop_head(bb_pool *p)
  * count unchanged: a yield through a FIFO. */
 static inline void list_rotate(bb_pool *p, bb_unit *head, bb_unit *u)
 {
-    list_unlink_head(p, head);
-    list_link_tail(p, u);
+    bb_unit *second = head->next;
+    u->next = NULL;
+    if (second) { /* then there is a tail too, and it stays in the list */
+        second->prev = NULL;
+        p->head = second;
+        u->prev = p->tail;
+        p->tail->next = u;
+    } else { /* `head` was alone: `u` will be */
+        u->prev = NULL;
+        p->head = u;
+    }
+    p->tail = u;
 }
 
 static inline bb_unit *list_pop_tail(bb_pool *p)
