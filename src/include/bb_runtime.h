@@ -88,7 +88,7 @@ void bb_shortcuts_update(void);
 
 static inline bool bb_shortcut_on(uint32_t which)
 {
-    return (bb_load_relaxed(&bb_shortcuts) & which) != 0;
+    return bb_bits_any(&bb_shortcuts, which);
 }
 
 void bb_config_read_env(bb_config_t *config);

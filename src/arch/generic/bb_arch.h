@@ -40,6 +40,13 @@ static inline bool bb_word_equals(const uint64_t *word, uint64_t value)
     return __atomic_load_n(word, __ATOMIC_RELAXED) == value;
 }
 
+/* Whether a 32-bit word that other threads may write atomically has any
+ * bit of `mask` set now (a relaxed atomic load). */
+static inline bool bb_bits_any(const uint32_t *word, uint32_t mask)
+{
+    return (__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != 0;
+}
+
 /* The floating-point control state a restarted scheduler takes back. Here
  * nothing: the ucontext switch carries the whole floating-point state of
  * the context that bb_ctx_make captured, and fenv.h would need libm. */

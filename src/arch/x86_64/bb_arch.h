@@ -53,6 +53,15 @@ static inline bool bb_word_equals(const uint64_t *word, uint64_t value)
     return equal;
 }
 
+/* Whether a 32-bit word that other threads may write atomically has any
+ * bit of `mask` set now: as bb_byte_nonzero, one test on memory. */
+static inline bool bb_bits_any(const uint32_t *word, uint32_t mask)
+{
+    bool any;
+    __asm__ __volatile__("testl %2, %1" : "=@ccnz"(any) : "m"(*word), "ir"(mask));
+    return any;
+}
+
 /* The floating-point control state a context switch carries (MXCSR and
  * the x87 control word, as ctx_sysv.S saves them): a restarted scheduler
  * takes back its own instead of keeping that of the ULT it left. */
