@@ -68,7 +68,7 @@ static int bring_up(void)
         release_globals();
         return err;
     }
-    bb_tls_xstream = es;
+    bb_xstream_set_self(es);
     bb_rt.primary_xstream = es;
     attach_primary_ult(es, primary);
     bb_xstream_apply_binding(es); /* needs bb_tls_xstream: binds this thread */
@@ -115,7 +115,7 @@ static void tear_down(void)
     bb_alarm_shutdown();
     bb_store_release(&bb_rt.up, 0u);
     bb_shortcuts_update();
-    bb_tls_xstream = NULL;
+    bb_xstream_set_self(NULL);
     bb_overflow_thread_leave();
     bb_overflow_uninstall();
     bb_tool_reset();

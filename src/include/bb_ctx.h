@@ -9,7 +9,9 @@
  *    calls entry(arg), which must never return.
  *  - bb_ctx_jump: save the current context into *save and switch to target.
  *  - bb_ctx_swap: bb_ctx_jump without a callback (the common switch of a
- *    yield: a few instructions less).
+ *    yield: a few instructions less). It returns 0 when the saved context
+ *    resumes, so that a yield may end by a tail call of it and return that:
+ *    then nothing of the yield's own frame remains to be resumed.
  *  - bb_ctx_start: save the current context into *save and call entry(arg),
  *    which must never return, on a fresh stack: bb_ctx_make + bb_ctx_jump
  *    without the frame written on the new stack only to be read back.
@@ -41,7 +43,7 @@ typedef void (*bb_ctx_fn)(void *arg);
 
 void *bb_ctx_make(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_jump(void **save, void *target, bb_ctx_fn fn, void *arg);
-void bb_ctx_swap(void **save, void *target);
+int bb_ctx_swap(void **save, void *target);
 void bb_ctx_start(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_call(void **save, void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);
 void bb_ctx_run_on(void *stack_base, size_t stack_size, bb_ctx_fn entry, void *arg);

@@ -76,8 +76,11 @@ enum bb_shortcut {
     BB_SHORTCUT_CREATE_FREE = 1u << 0, /* ABT_OPT_FAST_CREATE_FREE: create and free inline */
     BB_SHORTCUT_BYPASS = 1u << 1, /* ABT_OPT_JOIN_BYPASS: a joiner runs a ready joinee itself */
     BB_SHORTCUT_YIELD = 1u << 2,  /* ABT_OPT_DIRECT_YIELD: yield switches to the next ULT */
-    BB_SHORTCUT_RETURN = 1u << 3  /* a ULT may end by a return (bb_technique.h, RETURN); not
+    BB_SHORTCUT_RETURN = 1u << 3, /* a ULT may end by a return (bb_technique.h, RETURN); not
                                      an option: off only while a tool watches switches */
+    BB_SHORTCUT_YIELD_SWAP = 1u << 4 /* BB_SHORTCUT_YIELD through a built-in pool, and
+                                        yield_to: their switch is a bare swap, so off while
+                                        a tool watches switches (their general paths tell it) */
 };
 
 /* The shortcuts usable now: none before ABT_init and after ABT_finalize, and

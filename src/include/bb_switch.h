@@ -23,6 +23,8 @@ void bb_fibers_release(bb_unit *u);
 /* bb_switch to a ULT that never ran, with a callback or without a stack yet
  * (rare: out of line). */
 void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg);
+/* bb_switch_last to a ULT that never ran (out of line). */
+int bb_switch_to_new(bb_unit *from, bb_unit *to);
 
 /* First code of every ULT, on its own stack (switch.c): func(arg), then exit. */
 __attribute__((noreturn)) void bb_ult_start(void *arg);
@@ -112,6 +114,18 @@ static inline void bb_switch(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg
         bb_ctx_start(&from->ctx, to->stack, to->stacksize, bb_ult_start, to);
     else /* a callback, or a lazy stack to lend first: rare, out of line */
         bb_switch_to_fresh(from, to, fn, arg);
+}
+
+/* bb_switch without a callback, for a caller that returns at once what this
+ * returns: ABT_SUCCESS, once `from` runs again. In the common case a tail
+ * call of the swap, so that the caller builds no frame; when `from`
+ * resumes, the swap returns straight into the caller's caller. Only while
+ * no tool watches switches (BB_SHORTCUT_YIELD_SWAP): nothing tells them. */
+static inline int bb_switch_last(bb_unit *from, bb_unit *to)
+{
+    if (to->ctx)
+        return bb_ctx_swap(&from->ctx, to->ctx);
+    return bb_switch_to_new(from, to);
 }
 
 /* The same, but `from` is finished: nothing of it is saved. A ULT that

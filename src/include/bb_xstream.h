@@ -99,6 +99,20 @@ static inline bb_xstream *bb_self_xstream(void)
     return bb_tls_xstream;
 }
 
+/* The same, but never NULL: an external thread gets a stand-in whose
+ * current unit is no ULT, so that the yields' shortcut, which starts by
+ * testing that unit, needs no test for NULL before. Read nothing else of
+ * it. */
+extern __thread bb_xstream *bb_tls_here __attribute__((tls_model("initial-exec")));
+
+static inline bb_xstream *bb_self_xstream_or_outside(void)
+{
+    return bb_tls_here;
+}
+
+/* Make `es` (NULL: none) the ES of the calling OS thread. */
+void bb_xstream_set_self(bb_xstream *es);
+
 /* The unit the caller runs as: NULL from an external thread. */
 static inline bb_unit *bb_self_unit(void)
 {

@@ -29,7 +29,11 @@
  *    the pool gives next (the head of the FIFO; what the user pool's pop
  *    returns), counting one round of the scheduler; when the scheduler's
  *    events are due, the yield goes through the scheduler. yield_to a ULT
- *    of a private FIFO likewise.
+ *    of a private FIFO likewise. Through a private FIFO, the yield ends by
+ *    a tail call of the context swap (bb_switch_last): it builds no frame,
+ *    and the ULT, when resumed, returns from the swap straight into its
+ *    caller. So, while a sanitizer or valgrind watches switches (which the
+ *    bare swap does not tell them), that yield takes the general path.
  *
  * Each shortcut can be switched off at run time (bb_runtime.h, ABT_OPT_*),
  * and none is taken while a tool callback is registered.
@@ -52,6 +56,8 @@ void bb_shortcuts_update(void)
 {
     bool usable = bb_is_up() && bb_load_relaxed(&bb_tool_mask) == 0;
     uint32_t on = usable ? bb_rt.config.shortcuts : 0u;
+    if ((on & BB_SHORTCUT_YIELD) && !bb_fiber_tools.any)
+        on |= BB_SHORTCUT_YIELD_SWAP;
     if (bb_fiber_tools.any)
         on &= ~(uint32_t)BB_SHORTCUT_RETURN; /* the tools must see every change of stack */
     bb_store_relaxed(&bb_shortcuts, on);
@@ -584,10 +590,17 @@ static inline bool spend_round(bb_sched *s)
 
 /* Whether `self`, run by `s` and a ULT of one of the scheduler's direct
  * pools (see the top of the file and bb_sched.h), may yield straight
- * through it; if so, the yield counts as one round of `s` (spend_round). */
+ * through it; if so, the yield counts as one round of `s` (spend_round).
+ * A request to `self` (a cancel or a migration that another thread asked
+ * for) needs no test when another unit runs in its place: `self` goes back
+ * into its pool, and whatever takes it out to run it serves the request
+ * first, the scheduler itself or, through it, a direct yield that finds
+ * `self` unsettled (can_run_directly). So `self` never runs on before the
+ * request is served. Only a yield that would let `self` run on at once
+ * tests (keep_running). */
 static inline bool may_yield_through(bb_sched *s, bb_unit *self)
 {
-    return self->parent == s->unit && !bb_unit_has_requests(self) && spend_round(s);
+    return self->parent == s->unit && spend_round(s);
 }
 
 /* `next`, which the scheduler would run now, is a ULT (not a scheduler)
@@ -598,15 +611,17 @@ static inline bool can_run_directly(bb_unit *next)
 }
 
 /* `next`, out of its pool, runs in the place of `self`, which is ready in
- * its own, as a child of self's parent. */
-static inline void start_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
+ * its own, as a child of self's parent. Returns ABT_SUCCESS once `self`
+ * runs again: the yield's last call (bb_switch_last), with no frame left of
+ * it when `self` resumes. */
+static inline int start_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
 {
     bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
     next->parent = self->parent;
     bb_store_relaxed(&next->xstream, es);
     bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, next);
-    bb_switch(self, next, NULL, NULL);
+    return bb_switch_last(self, next);
 }
 
 /* After the yielder's context is saved: other ESs may run it from now on
@@ -632,67 +647,20 @@ static __attribute__((noinline)) void hand_to_scheduler(bb_xstream *es, bb_sched
     bb_switch(self, self->parent, publish_saved, self);
 }
 
-/* The direct yield through a user pool. The pool decides, exactly as when
- * its scheduler yields: `self` is pushed first, then the pool's pop picks
- * what runs next (a priority pool may give back `self` itself). Until its
- * context is saved, `self` is marked `switching`, since another ES may pop
- * it from a shared pool at once. A ULT the pool picks runs directly; a
- * tasklet, a unit with a request, or nothing goes to the scheduler. Out of
- * line, apart from the built-in pools' shortcut. Returns whether the yield
- * is done. */
-static __attribute__((noinline)) bool yield_through_user_pool(bb_xstream *es, bb_sched *s,
-                                                              bb_unit *self)
+/* Whether the yield of `self` may end at once, the scheduler having
+ * nothing else to run: unless a request waits for it. */
+static inline bool keep_running(const bb_unit *self)
 {
-    bb_pool *pool = s->direct_user_pool;
-    if (self->pool != pool || !may_yield_through(s, self)) /* NULL: never self->pool */
-        return false;
-    bb_store_relaxed(&self->switching, 1u);
-    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
-    bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
-    bb_unit *next = bb_pool_pop(pool);
-    if (next == self) {
-        bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-        bb_store_relaxed(&self->switching, 0u);
-        return true;
-    }
-    if (next && bb_load_relaxed(&next->pool) == pool && can_run_directly(next)) {
-        next->parent = self->parent;
-        bb_store_relaxed(&next->xstream, es);
-        bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-        bb_store_relaxed(&es->current, next);
-        bb_switch(self, next, publish_saved, self);
-        return true;
-    }
-    hand_to_scheduler(es, s, self, next);
-    return true;
-}
-
-/* Returns whether the yield is done. */
-static bool yield_directly(bb_xstream *es, bb_unit *self)
-{
-    bb_sched *s = es->running_sched; /* bb_no_sched if none: no direct pool */
-    bb_pool *pool = self->pool;      /* never NULL */
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD))
-        return false;
-    if (pool != s->direct_pool)
-        return yield_through_user_pool(es, s, self);
-    if (!may_yield_through(s, self))
-        return false;
-    bb_unit *next = pool->head; /* associated with `pool`, as all in a private FIFO */
-    if (next && !can_run_directly(next)) {
-        s->rounds_left++; /* not spent: the scheduler will count it */
-        return false;
-    }
-    if (next) {
-        list_rotate(pool, next, self); /* nobody else pops a private pool */
-        start_directly(es, self, next);
-    }
-    return true; /* with nothing else ready, the scheduler would run `self` again */
+    return !bb_unit_has_requests(self);
 }
 
 /* The yield without the shortcut. Argobots 1.x: the old yield calls do
  * nothing (and succeed) when the caller cannot yield; ABT_self_yield reports
- * an error instead. Out of line, so that the shortcut builds no frame. */
+ * an error instead. Out of line, so that the shortcut builds no frame; the
+ * shortcut's tests end in a tail call of it. A debugger's backtrace of a
+ * ULT that yielded shows this function, then the caller of
+ * ABT_thread_yield; of one that yielded directly, no frame of the library
+ * at all: the innermost is its call of ABT_thread_yield. */
 static __attribute__((noinline)) int yield_general(void)
 {
     bb_unit *self;
@@ -704,15 +672,68 @@ static __attribute__((noinline)) int yield_general(void)
     return ABT_SUCCESS;
 }
 
+/* The direct yield through a user pool. The pool decides, exactly as when
+ * its scheduler yields: `self` is pushed first, then the pool's pop picks
+ * what runs next (a priority pool may give back `self` itself). Until its
+ * context is saved, `self` is marked `switching`, since another ES may pop
+ * it from a shared pool at once. A ULT the pool picks runs directly; a
+ * tasklet, a unit with a request, or nothing goes to the scheduler. Out of
+ * line, apart from the built-in pools' shortcut. */
+static __attribute__((noinline)) int yield_through_user_pool(bb_xstream *es, bb_sched *s,
+                                                             bb_unit *self)
+{
+    bb_pool *pool = s->direct_user_pool;
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || self->pool != pool || /* NULL: never self->pool */
+        !may_yield_through(s, self))
+        return yield_general();
+    bb_store_relaxed(&self->switching, 1u);
+    bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
+    bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
+    bb_unit *next = bb_pool_pop(pool);
+    if (next == self && keep_running(self)) {
+        bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+        bb_store_relaxed(&self->switching, 0u);
+    } else if (next && bb_load_relaxed(&next->pool) == pool && can_run_directly(next)) {
+        next->parent = self->parent;
+        bb_store_relaxed(&next->xstream, es);
+        bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
+        bb_store_relaxed(&es->current, next);
+        bb_switch(self, next, publish_saved, self);
+    } else {
+        hand_to_scheduler(es, s, self, next);
+    }
+    return ABT_SUCCESS;
+}
+
+/* The yield of `self`, a ULT of `es` that is not a scheduler. Every path
+ * ends in a tail call or a return, so that it builds no frame. */
+static inline int yield_from(bb_xstream *es, bb_unit *self)
+{
+    bb_sched *s = es->running_sched; /* bb_no_sched if none: no direct pool */
+    bb_pool *pool = self->pool;      /* never NULL */
+    if (pool != s->direct_pool)
+        return yield_through_user_pool(es, s, self);
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD_SWAP))
+        return yield_general();
+    if (!may_yield_through(s, self))
+        return yield_general();
+    bb_unit *next = pool->head; /* associated with `pool`, as all in a private FIFO */
+    if (!next && keep_running(self))
+        return ABT_SUCCESS; /* with nothing else ready, the scheduler would run `self` again */
+    if (!next || !can_run_directly(next)) {
+        s->rounds_left++; /* not spent: the scheduler will count it */
+        return yield_general();
+    }
+    list_rotate(pool, next, self); /* nobody else pops a private pool */
+    return start_directly(es, self, next);
+}
+
 int ABT_thread_yield(void)
 {
-    bb_xstream *es = bb_self_xstream();
-    if (es && is_plain_ult(es->current) && yield_directly(es, es->current))
-        return ABT_SUCCESS;
-    int err = yield_general();
-    __asm__("" : "+r"(err)); /* no tail call: a debugger's backtrace of a ULT that
-                                yielded keeps showing ABT_thread_yield */
-    return err;
+    bb_xstream *es = bb_self_xstream_or_outside();
+    if (!is_plain_ult(es->current))
+        return yield_general();
+    return yield_from(es, es->current);
 }
 
 /* A pool whose list a ULT of `es` may change inline: a private FIFO that
@@ -722,31 +743,6 @@ static inline bool is_own_private_fifo(const bb_xstream *es, const bb_pool *pool
 {
     return (pool && pool == es->main_sched->direct_pool) ||
            (serves_pool(es, pool) && bb_pool_can(pool, BB_POOL_PRIVATE_FIFO));
-}
-
-/* yield_to needs no scheduler even on the general path: `target` takes the
- * caller's place as a child of the caller's parent. The shortcut only
- * moves both between their pools inline. `target` is a ULT other than a
- * scheduler (ABT_thread_yield_to checked). Returns whether it is done. */
-static bool yield_to_directly(bb_xstream *es, bb_unit *self, bb_unit *target)
-{
-    bb_pool *pool = bb_load_relaxed(&target->pool); /* it may run on another ES */
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD) || bb_unit_has_requests(self) ||
-        !is_own_private_fifo(es, pool) || !bb_unit_is_settled(target) ||
-        bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
-        (self->pool != pool && !is_own_private_fifo(es, self->pool)))
-        return false;
-    /* Nobody else pops a private pool. */
-    if (self->pool == pool) {
-        if (list_trade(pool, target, self) != ABT_SUCCESS)
-            return false;
-    } else {
-        if (list_remove(pool, target) != ABT_SUCCESS)
-            return false;
-        list_push_tail(self->pool, self);
-    }
-    start_directly(es, self, target);
-    return true;
 }
 
 /* yield_to without the shortcut: every check again. A caller that passes
@@ -771,14 +767,37 @@ static __attribute__((noinline)) int yield_to_general(ABT_thread thread)
     return ABT_SUCCESS;
 }
 
+/* yield_to needs no scheduler even on the general path: `target` takes the
+ * caller's place as a child of the caller's parent. The shortcut only
+ * moves both between their pools inline. `self` and `target` are distinct
+ * ULTs, not schedulers. As yield_from, it builds no frame. */
+static inline int yield_to_from(bb_xstream *es, bb_unit *self, bb_unit *target,
+                                ABT_thread thread)
+{
+    bb_pool *pool = bb_load_relaxed(&target->pool); /* it may run on another ES */
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD_SWAP) || bb_unit_has_requests(self) ||
+        !is_own_private_fifo(es, pool) || !bb_unit_is_settled(target) ||
+        bb_load_relaxed(&target->state) != ABT_THREAD_STATE_READY ||
+        (self->pool != pool && !is_own_private_fifo(es, self->pool)))
+        return yield_to_general(thread);
+    /* Nobody else pops a private pool. */
+    if (self->pool == pool) {
+        if (list_trade(pool, target, self) != ABT_SUCCESS)
+            return yield_to_general(thread);
+    } else {
+        if (list_remove(pool, target) != ABT_SUCCESS)
+            return yield_to_general(thread);
+        list_push_tail(self->pool, self);
+    }
+    return start_directly(es, self, target);
+}
+
 int ABT_thread_yield_to(ABT_thread thread)
 {
-    bb_xstream *es = bb_self_xstream();
+    bb_xstream *es = bb_self_xstream_or_outside();
     bb_unit *target = bb_unit_of(thread);
-    if (es && target && is_plain_ult(es->current) && is_plain_ult(target) &&
-        target != es->current && yield_to_directly(es, es->current, target))
-        return ABT_SUCCESS;
-    int err = yield_to_general(thread);
-    __asm__("" : "+r"(err)); /* no tail call, as in ABT_thread_yield */
-    return err;
+    if (!target || !is_plain_ult(es->current) || !is_plain_ult(target) ||
+        target == es->current)
+        return yield_to_general(thread);
+    return yield_to_from(es, es->current, target, thread);
 }

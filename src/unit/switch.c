@@ -135,6 +135,12 @@ __attribute__((noinline)) void bb_switch_to_fresh(bb_unit *from, bb_unit *to, bb
         bb_ctx_jump(&from->ctx, bb_unit_fresh_context(to), fn, arg);
 }
 
+__attribute__((noinline)) int bb_switch_to_new(bb_unit *from, bb_unit *to)
+{
+    bb_switch(from, to, NULL, NULL);
+    return ABT_SUCCESS;
+}
+
 static void switch_to_parent(bb_unit *self, bb_ctx_fn then, void *arg)
 {
     bb_xstream *es = bb_self_xstream();

@@ -25,6 +25,18 @@
 
 __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
 
+/* The stand-in of bb_self_xstream_or_outside: its current unit has no flags,
+ * so it is no ULT. */
+static bb_unit outside_unit;
+static bb_xstream outside = {.current = &outside_unit};
+__thread bb_xstream *bb_tls_here __attribute__((tls_model("initial-exec"))) = &outside;
+
+void bb_xstream_set_self(bb_xstream *es)
+{
+    bb_tls_xstream = es;
+    bb_tls_here = es ? es : &outside;
+}
+
 
 /* ---- running --------------------------------------------------------------- */
 
@@ -107,7 +119,7 @@ static void secondary_sched_main(void *arg)
 static void *secondary_main(void *arg)
 {
     bb_xstream *es = arg;
-    bb_tls_xstream = es;
+    bb_xstream_set_self(es);
     es->native_stack = NULL; /* a revived ES runs on a new thread and stack */
     es->native_stack_size = 0;
     es->native_unit->xstream = es;
@@ -120,7 +132,7 @@ static void *secondary_main(void *arg)
     bb_store_relaxed(&es->current, es->sched_unit);
     bb_switch(es->native_unit, es->sched_unit, NULL, NULL); /* until it stops */
     bb_overflow_thread_leave();
-    bb_tls_xstream = NULL;
+    bb_xstream_set_self(NULL);
     bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
     return NULL;
 }

@@ -4,7 +4,7 @@
  * sits in bobbin_gdb_checkpoint(), where gdb stops.
  *
  *   ES 0 (primary): main (running), then in its pool:
- *       yield_worker        ready, yielded at least once (saved in ABT_thread_yield)
+ *       yield_worker        ready, yielded at least once (saved where it called ABT_thread_yield)
  *       mutex_worker        blocked in ABT_mutex_lock (main holds the mutex)
  *       cond_worker         blocked in ABT_cond_wait
  *       join_worker         blocked in ABT_thread_join of spin_worker_es1

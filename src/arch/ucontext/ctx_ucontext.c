@@ -79,9 +79,10 @@ void bb_ctx_jump(void **save, void *target, void (*fn)(void *), void *arg)
     run_pending();
 }
 
-void bb_ctx_swap(void **save, void *target)
+int bb_ctx_swap(void **save, void *target)
 {
     bb_ctx_jump(save, target, NULL, NULL);
+    return 0;
 }
 
 void bb_ctx_start(void **save, void *stack_base, size_t size, void (*entry)(void *), void *arg)

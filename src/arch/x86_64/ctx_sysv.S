@@ -50,8 +50,11 @@
     fnstcw  4(%rsp)
     .endm
 
-/* Pop that frame and resume where it was pushed. */
+/* Pop that frame and resume where it was pushed, with eax = 0: a yield
+ * may end by a jump to bb_ctx_swap (a tail call), and then the switch that
+ * resumes it returns the yield's ABT_SUCCESS. */
     .macro  restore_frame
+    xorl    %eax, %eax
     ldmxcsr (%rsp)
     fldcw   4(%rsp)
     addq    $8, %rsp
@@ -104,9 +107,11 @@ bb_ctx_jump:
     restore_frame                       /* the target's FPU control and registers */
     .size   bb_ctx_jump, .-bb_ctx_jump
 
-/* void bb_ctx_swap(void **save_sp, void *target_sp): bb_ctx_jump without a
+/* int bb_ctx_swap(void **save_sp, void *target_sp): bb_ctx_jump without a
  * callback, for the switches of yield and yield_to, which need none: the
- * test for one is gone, and so are the caller's two zeroed arguments. */
+ * test for one is gone, and so are the caller's two zeroed arguments.
+ * Returns 0 when the saved context resumes (restore_frame), so that a yield
+ * can end by a tail call of it. */
     .globl  bb_ctx_swap
     .hidden bb_ctx_swap
     .type   bb_ctx_swap, @function
