@@ -610,17 +610,23 @@ static inline bool can_run_directly(bb_unit *next)
     return is_plain_ult(next) && bb_unit_is_settled(next);
 }
 
-/* `next`, out of its pool, runs in the place of `self`, which is ready in
- * its own, as a child of self's parent. Returns ABT_SUCCESS once `self`
- * runs again: the yield's last call (bb_switch_last), with no frame left of
- * it when `self` resumes. */
-static inline int start_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
+/* `next`, out of its pool, becomes the running unit of `es` in the place
+ * of `self`, as a child of self's parent; the caller switches to it. */
+static inline void take_place(bb_xstream *es, bb_unit *self, bb_unit *next)
 {
-    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
     next->parent = self->parent;
     bb_store_relaxed(&next->xstream, es);
     bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, next);
+}
+
+/* `next` runs in the place of `self`, which is ready in its own pool.
+ * Returns ABT_SUCCESS once `self` runs again: the yield's last call
+ * (bb_switch_last), with no frame left of it when `self` resumes. */
+static inline int start_directly(bb_xstream *es, bb_unit *self, bb_unit *next)
+{
+    bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
+    take_place(es, self, next);
     return bb_switch_last(self, next);
 }
 
@@ -694,10 +700,7 @@ static __attribute__((noinline)) int yield_through_user_pool(bb_xstream *es, bb_
         bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
         bb_store_relaxed(&self->switching, 0u);
     } else if (next && bb_load_relaxed(&next->pool) == pool && can_run_directly(next)) {
-        next->parent = self->parent;
-        bb_store_relaxed(&next->xstream, es);
-        bb_store_relaxed(&next->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
-        bb_store_relaxed(&es->current, next);
+        take_place(es, self, next);
         bb_switch(self, next, publish_saved, self);
     } else {
         hand_to_scheduler(es, s, self, next);
@@ -713,9 +716,7 @@ static inline int yield_from(bb_xstream *es, bb_unit *self)
     bb_pool *pool = self->pool;      /* never NULL */
     if (pool != s->direct_pool)
         return yield_through_user_pool(es, s, self);
-    if (!bb_shortcut_on(BB_SHORTCUT_YIELD_SWAP))
-        return yield_general();
-    if (!may_yield_through(s, self))
+    if (!bb_shortcut_on(BB_SHORTCUT_YIELD_SWAP) || !may_yield_through(s, self))
         return yield_general();
     bb_unit *next = pool->head; /* associated with `pool`, as all in a private FIFO */
     if (!next && keep_running(self))

@@ -240,7 +240,8 @@ bb_unit *bb_unit_alloc_primary(void)
     bb_unit *u = bb_mem_desc_alloc(bb_self_mem_cache());
     if (!u)
         return NULL;
-    init_fields(u, NULL, NULL, NULL, BB_UNIT_ULT | BB_UNIT_PLAIN_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY, NULL);
+    init_fields(u, NULL, NULL, NULL,
+                BB_UNIT_ULT | BB_UNIT_PLAIN_ULT | BB_UNIT_NAMED | BB_UNIT_PRIMARY, NULL);
     u->stack = NULL;
     u->stacksize = 0;
     u->state = ABT_THREAD_STATE_RUNNING;
