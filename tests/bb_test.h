@@ -6,7 +6,8 @@
  *   int main(void) { BB_TEST_BEGIN(10); ... CHECK_EQ(a, b); ... BB_TEST_END(); }
  *
  * The watchdog (alarm) kills the test after the given number of seconds with
- * a message, so ctest records a failure instead of blocking CI. ctest has its
+ * a message and a backtrace of each of its OS threads (bb_test_dump_threads),
+ * so ctest records a failure, and what hung, instead of blocking CI. ctest has its
  * own TIMEOUT as a second line of defence.
  */
 #ifndef BB_TEST_H
@@ -18,9 +19,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int bb_test_failures;
+
+/* The process id as text, made before any hang (the watchdog may call only
+ * async-signal-safe functions); empty when no dump is wanted. */
+static char bb_test_pid[24];
+
+/* What the test was doing when the watchdog fired: gdb attaches and prints
+ * the backtrace of every OS thread, then, with the library's gdb commands
+ * (scripts/bobbin-gdb.py), every work unit and where it stands; at most 30 s
+ * and 300 lines, to stderr (into ctest's log). An intermittent hang in CI
+ * then leaves more than its name. Skipped where gdb or timeout(1) is
+ * missing, and under valgrind, whose threads gdb cannot read. */
+#ifndef BB_TEST_GDB_SCRIPT
+#define BB_TEST_GDB_SCRIPT "/dev/null"
+#endif
+static void bb_test_dump_threads(void)
+{
+    static const char script[] =
+        "timeout 30 gdb -nx -batch -p \"$1\" -ex 'thread apply all bt' -x \"$2\" "
+        "-ex 'bobbin ults' 2>&1 </dev/null | head -n 300 >&2";
+    pid_t child = fork();
+    if (child == 0) {
+        execl("/bin/sh", "sh", "-c", script, "sh", bb_test_pid, BB_TEST_GDB_SCRIPT, (char *)NULL);
+        _exit(127);
+    }
+    if (child > 0)
+        waitpid(child, NULL, 0);
+}
 
 static void bb_test_watchdog(int sig)
 {
@@ -29,12 +59,17 @@ static void bb_test_watchdog(int sig)
     if (write(2, msg, sizeof(msg) - 1) < 0) {
         /* nothing more we can do */
     }
+    if (bb_test_pid[0])
+        bb_test_dump_threads();
     _exit(124);
 }
 
 static inline void bb_test_begin(unsigned seconds)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
+    if (!RUNNING_ON_VALGRIND)
+        snprintf(bb_test_pid, sizeof(bb_test_pid), "%ld", (long)getpid());
+    (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0); /* for the dump, under Yama */
     signal(SIGALRM, bb_test_watchdog);
     alarm(seconds);
 }

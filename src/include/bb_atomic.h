@@ -32,19 +32,28 @@ static inline bool bb_spin_trylock(bb_spinlock *l)
            !__atomic_exchange_n(&l->locked, 1u, __ATOMIC_ACQUIRE);
 }
 
-/* Waiting for the holder: it may have been preempted (more ESs than CPUs,
- * or a woken thread took its CPU), so after a while give it the CPU. Out of
- * line and cold, so that taking a free lock stays a few instructions in a
- * function that needs no stack frame. */
+/* One step of a wait for another OS thread (a lock holder, an ES saving a
+ * context): it may have been preempted (more ESs than CPUs, or a woken
+ * thread took its CPU), so after a while give it the CPU instead of
+ * spinning out our time slice. `spins` counts the steps of this wait. */
+static inline void bb_spin_wait_step(unsigned *spins)
+{
+    if (*spins < 256) {
+        ++*spins;
+        bb_cpu_relax();
+    } else {
+        sched_yield();
+    }
+}
+
+/* Out of line and cold, so that taking a free lock stays a few
+ * instructions in a function that needs no stack frame. */
 static __attribute__((noinline, cold)) void bb_spin_lock_contended(bb_spinlock *l)
 {
+    unsigned spins = 0;
     do {
-        for (unsigned spins = 0; bb_load_relaxed(&l->locked); spins++) {
-            if (spins < 256)
-                bb_cpu_relax();
-            else
-                sched_yield();
-        }
+        while (bb_load_relaxed(&l->locked))
+            bb_spin_wait_step(&spins);
     } while (!bb_spin_trylock(l));
 }
 

@@ -228,10 +228,12 @@ static inline ABT_thread bb_unit_handle(bb_unit *u)
 
 /* A ULT that blocked on another ES may be found (popped, joined) before that
  * ES has saved its context: wait for the save before switching to it. */
+void bb_unit_wait_until_saved_slow(bb_unit *u);
+
 static inline void bb_unit_wait_until_saved(bb_unit *u)
 {
-    while (bb_load_acquire(&u->switching))
-        bb_cpu_relax();
+    if (__builtin_expect(bb_load_acquire(&u->switching) != 0, 0))
+        bb_unit_wait_until_saved_slow(u);
 }
 
 static inline bool bb_unit_is_ult(const bb_unit *u)

@@ -180,8 +180,9 @@ int ABT_mutex_spinlock(ABT_mutex mutex)
         nest(m);
         return ABT_SUCCESS;
     }
+    unsigned spins = 0;
     while (!try_take_free(m, me))
-        bb_cpu_relax();
+        bb_spin_wait_step(&spins);
     return ABT_SUCCESS;
 }
 

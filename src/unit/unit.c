@@ -133,6 +133,13 @@ void bb_unit_terminate(bb_unit *u)
         bb_unit_end(u);
 }
 
+__attribute__((cold)) void bb_unit_wait_until_saved_slow(bb_unit *u)
+{
+    unsigned spins = 0;
+    while (bb_load_acquire(&u->switching))
+        bb_spin_wait_step(&spins);
+}
+
 /* An external thread cannot switch: it sleeps in the kernel until woken. */
 static void join_from_os_thread(bb_unit *u)
 {
@@ -148,6 +155,7 @@ static void join_from_os_thread(bb_unit *u)
 __attribute__((noinline)) void bb_unit_block_until_terminated(bb_unit *u)
 {
     bb_unit *self = bb_self_unit();
+    unsigned spins = 0;
     while (!bb_unit_is_terminated(u)) {
         if (!self)
             join_from_os_thread(u);
@@ -156,7 +164,7 @@ __attribute__((noinline)) void bb_unit_block_until_terminated(bb_unit *u)
             self->wait_target = NULL;
         }
         else
-            bb_cpu_relax(); /* a tasklet cannot block: wait for another ES */
+            bb_spin_wait_step(&spins); /* a tasklet cannot block: wait for another ES */
     }
 }
 
