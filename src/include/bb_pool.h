@@ -151,6 +151,10 @@ static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
     bb_fetch_add_relaxed(&pool->num_blocked, delta);
 }
 
+/* Whether the calling thread may take a unit out of `pool` itself (a
+ * migration, a yield_to), pool.c. */
+bool bb_pool_removable_here(const bb_pool *pool);
+
 /* Whether more than one scheduler may pop `pool`, so that a unit in it
  * need not wait for any one of them. */
 static inline bool bb_pool_is_served_by_many(const bb_pool *pool)

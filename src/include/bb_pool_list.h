@@ -117,7 +117,8 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
 /* A unit in this list is associated with its pool, and it is the head or
  * its predecessor links to it (a unit in no list has no predecessor: every
  * pop and remove clears it). A unit of another pool fails the first test:
- * ABT_pool_remove(Q, a unit of P) is refused. */
+ * ABT_pool_remove(Q, a unit of P) is refused. Only for a private pool,
+ * whose units nobody else moves: see list_holds. */
 static inline bool list_contains(bb_pool *p, bb_unit *u)
 {
     return u->pool == p && (p->head == u || (u->prev && u->prev->next == u));
@@ -126,6 +127,38 @@ static inline bool list_contains(bb_pool *p, bb_unit *u)
 static inline int list_remove(bb_pool *p, bb_unit *u)
 {
     if (!list_contains(p, u))
+        return ABT_ERR_POOL;
+    list_unlink(p, u);
+    list_count(p, -1);
+    return ABT_SUCCESS;
+}
+
+/* Whether `u` is in the list of `p`, a shared pool whose lock the caller
+ * holds, found through the list alone. list_contains would read the
+ * unit's own pool and links, which a unit that is not in this list may be
+ * changing meanwhile (popped from another pool, associated with this one,
+ * pushed into another under that pool's lock): a data race, and a wrong
+ * yes when it reads this pool in `pool` and another list in its links. So
+ * the list is walked from both ends at once: the units one usually looks
+ * for (the oldest, the newest) are found at once. */
+static inline bool list_holds(const bb_pool *p, const bb_unit *u)
+{
+    const bb_unit *front = p->head, *back = p->tail;
+    while (front) {
+        if (front == u || back == u)
+            return true;
+        if (front == back || front->next == back)
+            return false; /* met in the middle */
+        front = front->next;
+        back = back->prev;
+    }
+    return false;
+}
+
+/* list_remove for a shared pool, under its lock (list_holds). */
+static inline int list_remove_held(bb_pool *p, bb_unit *u)
+{
+    if (!list_holds(p, u))
         return ABT_ERR_POOL;
     list_unlink(p, u);
     list_count(p, -1);

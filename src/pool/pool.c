@@ -3,6 +3,7 @@
 
 #include "bb_pool.h"
 #include "bb_runtime.h"
+#include "bb_sched.h"
 #include "bb_time.h"
 #include "bb_xstream.h"
 
@@ -435,4 +436,18 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
     if (!u)
         return ABT_ERR_INV_UNIT;
     return p->ops->remove(p, u);
+}
+
+/* A shared pool's remove takes the pool's lock, so anyone may call it. A
+ * private pool's list takes no lock: only the ES whose main scheduler pops
+ * it may touch it, or anyone while no scheduler holds it. Elsewhere a unit
+ * waiting in it is moved by a request its ES serves when it pops the unit. */
+bool bb_pool_removable_here(const bb_pool *pool)
+{
+    if (!bb_pool_can(pool, BB_POOL_CAN_REMOVE))
+        return false;
+    if (pool->access != ABT_POOL_ACCESS_PRIV || bb_load_acquire(&pool->num_scheds) == 0)
+        return true;
+    bb_xstream *es = bb_self_xstream();
+    return es && bb_sched_has_pool(es->main_sched, pool);
 }

@@ -1,10 +1,12 @@
 /*
  * Migration: moving a work unit to another pool, hence possibly another ES.
  *
- * A unit waiting in a pool is taken out and pushed into the target at once.
- * A unit that cannot be taken out now (it runs, or it is blocked) gets a
- * request: the next time it becomes ready (it yields, or it is woken), it
- * enters the target pool instead of its own (switch.c, pool_to_enter). The
+ * A unit waiting in a pool is taken out and pushed into the target at once,
+ * unless that pool is another ES's private pool (bb_pool_removable_here).
+ * A ULT that cannot be taken out now gets a request instead, served where
+ * it next moves: a running ULT enters the target when it becomes ready
+ * again (it yields, or it is woken: switch.c, push_ready), one waiting in a
+ * private pool when its ES pops it (switch.c, serve_requests). The
  * caller migrating itself simply yields into the target. In every case the
  * unit's migration callback runs once, when the move happens, before the
  * unit runs in its new place.
@@ -44,8 +46,8 @@ static void post_request(bb_unit *u, bb_pool *to)
 static bool take_out_of_pool(bb_unit *u)
 {
     bb_pool *from = bb_load_relaxed(&u->pool);
-    return bb_unit_state(u) == ABT_THREAD_STATE_READY && from &&
-           bb_pool_can(from, BB_POOL_CAN_REMOVE) && from->ops->remove(from, u) == ABT_SUCCESS;
+    return bb_unit_state(u) == ABT_THREAD_STATE_READY && from && bb_pool_removable_here(from) &&
+           from->ops->remove(from, u) == ABT_SUCCESS;
 }
 
 int bb_unit_migrate(bb_unit *u, bb_pool *to)

@@ -353,9 +353,9 @@ static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
 
 int bb_ult_yield_to(bb_unit *self, bb_unit *target)
 {
-    bb_pool *pool = target->pool;
-    if (!bb_pool_can(pool, BB_POOL_CAN_REMOVE) || pool->ops->remove(pool, target) != ABT_SUCCESS)
-        return ABT_ERR_THREAD; /* not waiting in its pool (popped meanwhile) */
+    bb_pool *pool = bb_load_relaxed(&target->pool); /* it may be moving elsewhere */
+    if (!bb_pool_removable_here(pool) || pool->ops->remove(pool, target) != ABT_SUCCESS)
+        return ABT_ERR_THREAD; /* not waiting in a pool we may take it from */
     hand_over(self, target, requeue_yielded_to);
     return ABT_SUCCESS;
 }
