@@ -22,10 +22,31 @@ ensure_packages() {
     DEBIAN_FRONTEND=noninteractive $apt install -y -qq "${missing[@]}" >/dev/null
 }
 
+# How many CPUs this process may really use: nproc, or fewer when a cgroup
+# CPU quota (v2 cpu.max, v1 cfs_quota_us) allows less. A container often
+# sees all of its host's CPUs but gets the time of a few: running a job per
+# CPU seen there starves the suite's spinning execution streams.
+usable_cpus() {
+    local n quota period q
+    n=$(nproc)
+    if [ -r /sys/fs/cgroup/cpu.max ]; then
+        read -r quota period < /sys/fs/cgroup/cpu.max
+    elif [ -r /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+        quota=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us)
+        period=$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)
+    fi
+    if [[ "${quota:-max}" =~ ^[0-9]+$ && "${period:-0}" =~ ^[1-9][0-9]*$ ]]; then
+        q=$(( (quota + period - 1) / period ))
+        [ "$q" -lt "$n" ] && n=$q
+    fi
+    [ "$n" -ge 1 ] || n=1
+    echo "$n"
+}
+
 # Configure and build into $1 with extra CMake arguments after it.
 build_into() {
     local dir="$1"
     shift
     cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-    cmake --build "$dir" -j"$(nproc)"
+    cmake --build "$dir" -j"$(usable_cpus)"
 }
