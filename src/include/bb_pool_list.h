@@ -124,13 +124,19 @@ static inline bool list_contains(bb_pool *p, bb_unit *u)
     return u->pool == p && (p->head == u || (u->prev && u->prev->next == u));
 }
 
-static inline int list_remove(bb_pool *p, bb_unit *u)
+/* Take `u` out of the list if `in_list` says it is there. */
+static inline int list_take_out_if(bb_pool *p, bb_unit *u, bool in_list)
 {
-    if (!list_contains(p, u))
+    if (!in_list)
         return ABT_ERR_POOL;
     list_unlink(p, u);
     list_count(p, -1);
     return ABT_SUCCESS;
+}
+
+static inline int list_remove(bb_pool *p, bb_unit *u)
+{
+    return list_take_out_if(p, u, list_contains(p, u));
 }
 
 /* Whether `u` is in the list of `p`, a shared pool whose lock the caller
@@ -158,11 +164,7 @@ static inline bool list_holds(const bb_pool *p, const bb_unit *u)
 /* list_remove for a shared pool, under its lock (list_holds). */
 static inline int list_remove_held(bb_pool *p, bb_unit *u)
 {
-    if (!list_holds(p, u))
-        return ABT_ERR_POOL;
-    list_unlink(p, u);
-    list_count(p, -1);
-    return ABT_SUCCESS;
+    return list_take_out_if(p, u, list_holds(p, u));
 }
 
 /* `out` leaves the list and `in`, in none, joins at the tail, the count
