@@ -13,6 +13,13 @@
  * rings one registered sleeper (src/pool/sleep.c). Pools whose pushes do this
  * have BB_POOL_WAKES_SLEEPERS; private pools do not, since nobody but their
  * owner may push to them.
+ *
+ * Private pools: once the main scheduler of an ES holds one, that ES is its
+ * `home`, and the API refuses to push to it or pop from it anywhere else
+ * (ABT_ERR_INV_POOL_ACCESS). A migration, which the user may aim at any ES,
+ * never touches such a pool from elsewhere: it leaves the unit on the pool's
+ * `incoming` stack, and the pool's scheduler takes it in at its next event
+ * check (bb_pool_take_incoming).
  */
 #ifndef BB_POOL_H
 #define BB_POOL_H
@@ -89,6 +96,10 @@ struct bb_pool {
     int access;                /* ABT_pool_access */
     bool automatic;            /* freed with the last scheduler that uses it */
     uint32_t num_scheds;       /* schedulers holding this pool; atomic */
+    bb_xstream *home;          /* private pools: the ES whose main scheduler holds it, or
+                                  NULL; only compared (bb_sched_attach); atomic */
+    bb_unit *incoming;         /* private pools: migrated units left by other ESs, for its
+                                  scheduler to push (a stack through bb_unit.next); atomic */
     long num_blocked;          /* ULTs of this pool that are blocked; atomic */
     uint64_t id;
     void *data;                /* ABT_pool_set_data */
@@ -130,9 +141,11 @@ static inline bb_unit *bb_pool_pop(bb_pool *pool)
     return pool->ops->pop(pool, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
+/* Units still on the incoming stack count: the pool's scheduler must not
+ * stop or sleep before it has taken them in. */
 static inline bool bb_pool_is_empty(bb_pool *pool)
 {
-    return pool->ops->is_empty(pool);
+    return pool->ops->is_empty(pool) && !bb_load_relaxed(&pool->incoming);
 }
 
 static inline size_t bb_pool_size(bb_pool *pool)
@@ -151,9 +164,34 @@ static inline void bb_pool_add_blocked(bb_pool *pool, long delta)
     bb_fetch_add_relaxed(&pool->num_blocked, delta);
 }
 
-/* Whether the calling thread may take a unit out of `pool` itself (a
- * migration, a yield_to), pool.c. */
-bool bb_pool_removable_here(const bb_pool *pool);
+/* Whether `es` (NULL: a thread that is no ES) may surely push to or pop
+ * from `pool`: any pool but a private one with another home. Only private
+ * pools ever have a home. The shortcuts test this inline; the rest is left
+ * to bb_pool_check_access. */
+static inline bool bb_pool_surely_open_to(const bb_pool *pool, const bb_xstream *es)
+{
+    const bb_xstream *home = bb_load_relaxed(&pool->home);
+    return !home || home == es;
+}
+
+/* ABT_SUCCESS, or ABT_ERR_INV_POOL_ACCESS if `pool` is a private pool and
+ * the caller is not on its home, while that home runs (joined, it pops
+ * nothing). A private pool with no home is open to all. pool.c. */
+int bb_pool_check_access(const bb_pool *pool);
+
+/* Whether the calling thread may change `pool`'s list itself, for a move the
+ * library makes on its own (a migration, a yield_to): a private pool only on
+ * its home, or while no scheduler holds it. pool.c. */
+bool bb_pool_touchable_here(const bb_pool *pool);
+bool bb_pool_removable_here(const bb_pool *pool); /* and it can remove units */
+
+/* A migrated unit goes into `pool`: pushed at once where the caller may
+ * touch the pool, or else left on its incoming stack. pool.c. */
+void bb_pool_push_migrated(bb_pool *pool, bb_unit *u);
+
+/* On the pool's home (its scheduler's event check): push what waits on the
+ * incoming stack, oldest first. pool.c. */
+void bb_pool_take_incoming(bb_pool *pool);
 
 /* Whether more than one scheduler may pop `pool`, so that a unit in it
  * need not wait for any one of them. */

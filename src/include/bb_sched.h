@@ -62,7 +62,8 @@ struct bb_sched {
     bb_unit *handed;           /* popped from direct_user_pool by such a yield, which could
                                   not run it directly: the loop runs it before it pops
                                   again (bb_sched_take_handed). Owner ES only */
-    bb_xstream *xstream;       /* ES it is the main scheduler of */
+    bb_xstream *xstream;       /* ES it is the main scheduler of (bb_sched_attach) */
+    bool has_private_pool;     /* so takes in migrated units at its event checks */
     bb_unit *unit;             /* ULT running the loop, while in use */
     void *data;                /* ABT_sched_set_data */
     bb_bell bell;              /* rung by requests, so that a sleeping loop sees them */
@@ -161,6 +162,10 @@ int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, ABT_sched
 void bb_sched_destroy(bb_sched *sched);
 void bb_sched_destroy_with_pools(bb_sched *sched);
 void bb_sched_request(bb_sched *sched, uint32_t bits);
+/* `s` becomes, or stops being, the main scheduler of `es`: its private
+ * pools get, or lose, their home (bb_pool.h). */
+void bb_sched_attach(bb_sched *s, bb_xstream *es);
+void bb_sched_detach(bb_sched *s);
 bool bb_sched_has_to_stop(bb_sched *sched);
 void bb_sched_check_events(bb_sched *sched);
 bb_pool *bb_sched_migration_pool(bb_sched *sched);

@@ -128,6 +128,20 @@ static int check_pool_op(ABT_pool pool, const void *out, uint32_t cap)
     return err;
 }
 
+/* As check_pool_query, for a pop, which the caller's ES must be allowed. */
+static int check_pool_pop(ABT_pool pool, const void *out)
+{
+    int err = check_pool_query(pool, out);
+    return err == ABT_SUCCESS ? bb_pool_check_access(bb_pool_of(pool)) : err;
+}
+
+/* As check_pool_op, for a pop that may wait. */
+static int check_pool_pop_wait(ABT_pool pool, const void *out)
+{
+    int err = check_pool_op(pool, out, BB_POOL_CAN_POP_WAIT);
+    return err == ABT_SUCCESS ? bb_pool_check_access(bb_pool_of(pool)) : err;
+}
+
 int ABT_pool_get_access(ABT_pool pool, ABT_pool_access *access)
 {
     int err = check_pool_query(pool, access);
@@ -199,7 +213,7 @@ static ABT_thread thread_handle_or_null(bb_unit *u)
 
 int ABT_pool_pop_thread_ex(ABT_pool pool, ABT_thread *thread, ABT_pool_context ctx)
 {
-    int err = check_pool_query(pool, thread);
+    int err = check_pool_pop(pool, thread);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_pool_of(pool);
         *thread = thread_handle_or_null(p->ops->pop(p, ctx));
@@ -215,7 +229,7 @@ int ABT_pool_pop_thread(ABT_pool pool, ABT_thread *thread)
 int ABT_pool_pop_threads_ex(ABT_pool pool, ABT_thread *threads, size_t len, size_t *num,
                             ABT_pool_context ctx)
 {
-    int err = check_pool_query(pool, num);
+    int err = check_pool_pop(pool, num);
     if (err != ABT_SUCCESS)
         return err;
     if (len > 0 && !threads)
@@ -241,7 +255,7 @@ int ABT_pool_pop_threads(ABT_pool pool, ABT_thread *threads, size_t len, size_t 
 int ABT_pool_pop_wait_thread_ex(ABT_pool pool, ABT_thread *thread, double time_secs,
                                 ABT_pool_context ctx)
 {
-    int err = check_pool_op(pool, thread, BB_POOL_CAN_POP_WAIT);
+    int err = check_pool_pop_wait(pool, thread);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_pool_of(pool);
         *thread = thread_handle_or_null(p->ops->pop_wait(p, time_secs, ctx));
@@ -261,7 +275,9 @@ int ABT_pool_pop_wait_thread(ABT_pool pool, ABT_thread *thread, double time_secs
  * can still be reported) and push it. */
 static int associate_and_push(bb_pool *p, bb_unit *u, ABT_pool_context ctx)
 {
-    int err = bb_unit_set_pool(u, p);
+    int err = bb_pool_check_access(p);
+    if (err == ABT_SUCCESS)
+        err = bb_unit_set_pool(u, p);
     if (err == ABT_SUCCESS)
         bb_pool_push(p, u, ctx);
     return err;
@@ -302,6 +318,9 @@ int ABT_pool_push_threads_ex(ABT_pool pool, const ABT_thread *threads, size_t nu
     if (num > 0 && !threads)
         return ABT_ERR_INV_ARG;
     bb_pool *p = bb_pool_of(pool);
+    int access = bb_pool_check_access(p);
+    if (access != ABT_SUCCESS)
+        return access;
     bb_unit *batch[64];
     size_t n = 0;
     for (size_t i = 0; i < num; i++) {
@@ -385,7 +404,7 @@ static ABT_unit unit_handle_or_null(bb_unit *u)
 
 int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
 {
-    int err = check_pool_query(pool, unit);
+    int err = check_pool_pop(pool, unit);
     if (err == ABT_SUCCESS)
         *unit = unit_handle_or_null(bb_pool_pop(bb_pool_of(pool)));
     return err;
@@ -393,7 +412,7 @@ int ABT_pool_pop(ABT_pool pool, ABT_unit *unit)
 
 int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
 {
-    int err = check_pool_op(pool, unit, BB_POOL_CAN_POP_WAIT);
+    int err = check_pool_pop_wait(pool, unit);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_pool_of(pool);
         *unit = unit_handle_or_null(p->ops->pop_wait(p, time_secs, ABT_POOL_CONTEXT_OP_POOL_OTHER));
@@ -432,22 +451,72 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
     bb_pool *p = bb_pool_of(pool);
     if (!bb_pool_can(p, BB_POOL_CAN_REMOVE))
         return ABT_ERR_POOL;
+    int err = bb_pool_check_access(p);
+    if (err != ABT_SUCCESS)
+        return err;
     bb_unit *u = bb_unit_from_handle(unit);
     if (!u)
         return ABT_ERR_INV_UNIT;
     return p->ops->remove(p, u);
 }
 
-/* A shared pool's remove takes the pool's lock, so anyone may call it. A
- * private pool's list takes no lock: only the ES whose main scheduler pops
- * it may touch it, or anyone while no scheduler holds it. Elsewhere a unit
- * waiting in it is moved by a request its ES serves when it pops the unit. */
+/* ---- private pools and other ESs ------------------------------------------ */
+
+int bb_pool_check_access(const bb_pool *pool)
+{
+    bb_xstream *home = bb_load_relaxed(&pool->home); /* once: it may change */
+    if (!home || home == bb_self_xstream())
+        return ABT_SUCCESS;
+    bool joined = !home->is_primary &&
+                  bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED;
+    return joined ? ABT_SUCCESS : ABT_ERR_INV_POOL_ACCESS;
+}
+
+/* A shared pool takes its lock, so anyone may change it. A private pool's
+ * list takes none: only its home may, or anyone while no scheduler holds
+ * it. A private pool that only stacked schedulers hold has no home: nobody
+ * knows which ES pops it, so nobody else touches it. */
+bool bb_pool_touchable_here(const bb_pool *pool)
+{
+    if (pool->access != ABT_POOL_ACCESS_PRIV)
+        return true;
+    bb_xstream *home = bb_load_relaxed(&pool->home);
+    if (home)
+        return home == bb_self_xstream();
+    return bb_load_acquire(&pool->num_scheds) == 0;
+}
+
 bool bb_pool_removable_here(const bb_pool *pool)
 {
-    if (!bb_pool_can(pool, BB_POOL_CAN_REMOVE))
-        return false;
-    if (pool->access != ABT_POOL_ACCESS_PRIV || bb_load_acquire(&pool->num_scheds) == 0)
-        return true;
-    bb_xstream *es = bb_self_xstream();
-    return es && bb_sched_has_pool(es->main_sched, pool);
+    return bb_pool_can(pool, BB_POOL_CAN_REMOVE) && bb_pool_touchable_here(pool);
+}
+
+void bb_pool_push_migrated(bb_pool *pool, bb_unit *u)
+{
+    if (bb_pool_touchable_here(pool)) {
+        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+        return;
+    }
+    bb_unit *head = bb_load_relaxed(&pool->incoming);
+    do
+        u->next = head;
+    while (!bb_cas_acq_rel(&pool->incoming, &head, u));
+}
+
+void bb_pool_take_incoming(bb_pool *pool)
+{
+    bb_unit *newest_first = bb_exchange_acq_rel(&pool->incoming, (bb_unit *)NULL);
+    bb_unit *oldest_first = NULL;
+    while (newest_first) {
+        bb_unit *u = newest_first;
+        newest_first = u->next;
+        u->next = oldest_first;
+        oldest_first = u;
+    }
+    while (oldest_first) {
+        bb_unit *u = oldest_first;
+        oldest_first = u->next;
+        u->next = NULL;
+        bb_pool_push(pool, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+    }
 }

@@ -75,6 +75,9 @@ int bb_sched_create(const bb_sched_spec *spec, bb_sched **out)
         else if (first->user)
             s->direct_user_pool = first;
     }
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i]->access == ABT_POOL_ACCESS_PRIV)
+            s->has_private_pool = true;
     s->used = BB_SCHED_UNUSED;
     s->random = (uintptr_t)s | 1; /* any non-zero seed */
     *out = s;
@@ -140,6 +143,30 @@ void bb_sched_destroy_with_pools(bb_sched *s)
     bb_sched_destroy(s);
 }
 
+void bb_sched_attach(bb_sched *s, bb_xstream *es)
+{
+    s->xstream = es;
+    for (int i = 0; i < s->num_pools; i++)
+        if (s->pools[i]->access == ABT_POOL_ACCESS_PRIV)
+            bb_store_release(&s->pools[i]->home, es);
+}
+
+/* A pool that the ES's new main scheduler holds too keeps its home. */
+void bb_sched_detach(bb_sched *s)
+{
+    bb_xstream *es = s->xstream;
+    s->xstream = NULL;
+    if (!es)
+        return;
+    bb_sched *now = es->main_sched;
+    for (int i = 0; i < s->num_pools; i++) {
+        bb_pool *p = s->pools[i];
+        bool kept = now && now != s && bb_sched_has_pool(now, p);
+        if (p->access == ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&p->home) == es && !kept)
+            bb_store_release(&p->home, (bb_xstream *)NULL);
+    }
+}
+
 void bb_sched_request(bb_sched *s, uint32_t bits)
 {
     /* Only a main scheduler sleeps, and only it outlives the request: a
@@ -176,6 +203,15 @@ bool bb_sched_has_to_stop(bb_sched *s)
     return false;
 }
 
+/* Units other ESs migrated into the private pools of `s`, which runs on
+ * the one ES that may push them (bb_pool_push_migrated). */
+static void take_incoming(bb_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++)
+        if (bb_load_relaxed(&s->pools[i]->incoming))
+            bb_pool_take_incoming(s->pools[i]);
+}
+
 /* Housekeeping a scheduler loop does every `event_freq` iterations. A
  * stacked scheduler inherits the stop requests of its ES's main scheduler
  * (a join finishes it, a cancel makes it exit), and lets its parent run: its
@@ -188,6 +224,8 @@ void bb_sched_check_events(bb_sched *s)
     bb_xstream *es = bb_self_xstream();
     if (bb_load_relaxed(&es->remote_ready))
         bb_xstream_take_remote_ready(es);
+    if (s->has_private_pool)
+        take_incoming(s);
     if (bb_load_relaxed(&s->used) != BB_SCHED_IN_POOL || !s->unit)
         return;
     uint32_t inherited = bb_load_acquire(&es->main_sched->request) &

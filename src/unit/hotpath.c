@@ -133,7 +133,7 @@ take_cached_unit(bb_xstream *es, bool is_ult, bb_pool *pool, void (*func)(void *
 /* The create shortcut into a built-in pool: a unit from the cache of the
  * caller's ES, pushed. A private FIFO (`private_fifo`, a constant for the
  * compiler, so that its push is a separate block) is pushed to inline: the
- * caller's ES owns it. */
+ * caller's ES is its home (checked by the caller, see create_route). */
 static inline __attribute__((always_inline)) int
 create_from_cache(bb_xstream *es, bool is_ult, bool private_fifo, bb_pool *pool,
                   void (*func)(void *), void *arg, ABT_thread *newunit)
@@ -170,8 +170,11 @@ static __attribute__((noinline)) int create_in_user_pool(bb_xstream *es, bool is
                                                          bb_pool *pool, void (*func)(void *),
                                                          void *arg, ABT_thread *newunit)
 {
+    int err = bb_pool_check_access(pool); /* a user pool may be private too */
+    if (err != ABT_SUCCESS)
+        return err;
     bb_unit *u = take_cached_unit(es, is_ult, pool, func, arg, newunit != NULL);
-    int err = bb_unit_attach_user_unit(u, pool);
+    err = bb_unit_attach_user_unit(u, pool);
     if (err != ABT_SUCCESS)
         return undo_create(u, err, newunit);
     if (newunit)
@@ -180,17 +183,44 @@ static __attribute__((noinline)) int create_in_user_pool(bb_xstream *es, bool is
     return ABT_SUCCESS;
 }
 
+/* Which create shortcut fits `pool` for a unit made on `es`, from one look
+ * at its home (bb_pool.h: only private pools have one). A private FIFO of
+ * `es` is pushed to inline. A pool with another home takes the general path,
+ * which checks the access. */
+enum create_route { CREATE_INLINE, CREATE_USER_POOL, CREATE_PUSH, CREATE_GENERAL };
+
+static inline enum create_route create_route(const bb_xstream *es, const bb_pool *pool)
+{
+    const bb_xstream *home = bb_load_relaxed(&pool->home);
+    if (home == es && bb_pool_can(pool, BB_POOL_PRIVATE_FIFO)) /* never a user pool */
+        return CREATE_INLINE;
+    if (__builtin_expect(pool->user != NULL, 0))
+        return CREATE_USER_POOL;
+    return !home || home == es ? CREATE_PUSH : CREATE_GENERAL;
+}
+
 int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
                       ABT_thread_attr attr, ABT_thread *newthread)
 {
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
-    if (es && attr == ABT_THREAD_ATTR_NULL && cache_has_unit(es, true)) {
-        if (bb_pool_can(p, BB_POOL_PRIVATE_FIFO)) /* never a user pool */
-            return create_from_cache(es, true, true, p, thread_func, arg, newthread);
-        if (__builtin_expect(p->user != NULL, 0))
-            return create_in_user_pool(es, true, p, thread_func, arg, newthread);
-        return create_from_cache(es, true, false, p, thread_func, arg, newthread);
+    if (es && attr == ABT_THREAD_ATTR_NULL) {
+        switch (create_route(es, p)) { /* each tests the cache next to its pop */
+        case CREATE_INLINE:
+            if (cache_has_unit(es, true))
+                return create_from_cache(es, true, true, p, thread_func, arg, newthread);
+            break;
+        case CREATE_USER_POOL:
+            if (cache_has_unit(es, true))
+                return create_in_user_pool(es, true, p, thread_func, arg, newthread);
+            break;
+        case CREATE_PUSH:
+            if (cache_has_unit(es, true))
+                return create_from_cache(es, true, false, p, thread_func, arg, newthread);
+            break;
+        case CREATE_GENERAL:
+            break;
+        }
     }
     return thread_create_general(p, thread_func, arg, attr, newthread);
 }
@@ -204,7 +234,7 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && attr == ABT_THREAD_ATTR_NULL && !p->user && cache_has_unit(es, true) &&
-        (es->current->flags & BB_UNIT_PLAIN_ULT)) {
+        (es->current->flags & BB_UNIT_PLAIN_ULT) && bb_pool_surely_open_to(p, es)) {
         bb_unit *u = take_cached_unit(es, true, p, thread_func, arg, newthread != NULL);
         if (newthread)
             *newthread = bb_unit_handle(u);
@@ -218,12 +248,23 @@ int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_tas
 {
     bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
-    if (es && cache_has_unit(es, false)) {
-        if (bb_pool_can(p, BB_POOL_PRIVATE_FIFO)) /* never a user pool */
-            return create_from_cache(es, false, true, p, task_func, arg, newtask);
-        if (__builtin_expect(p->user != NULL, 0))
-            return create_in_user_pool(es, false, p, task_func, arg, newtask);
-        return create_from_cache(es, false, false, p, task_func, arg, newtask);
+    if (es) {
+        switch (create_route(es, p)) { /* each tests the cache next to its pop */
+        case CREATE_INLINE:
+            if (cache_has_unit(es, false))
+                return create_from_cache(es, false, true, p, task_func, arg, newtask);
+            break;
+        case CREATE_USER_POOL:
+            if (cache_has_unit(es, false))
+                return create_in_user_pool(es, false, p, task_func, arg, newtask);
+            break;
+        case CREATE_PUSH:
+            if (cache_has_unit(es, false))
+                return create_from_cache(es, false, false, p, task_func, arg, newtask);
+            break;
+        case CREATE_GENERAL:
+            break;
+        }
     }
     return task_create_general(p, task_func, arg, newtask);
 }

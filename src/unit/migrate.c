@@ -3,6 +3,8 @@
  *
  * A unit waiting in a pool is taken out and pushed into the target at once,
  * unless that pool is another ES's private pool (bb_pool_removable_here).
+ * A target that is another ES's private pool gets the unit through its
+ * incoming stack (bb_pool_push_migrated).
  * A ULT that cannot be taken out now gets a request instead, served where
  * it next moves: a running ULT enters the target when it becomes ready
  * again (it yields, or it is woken: switch.c, push_ready), one waiting in a
@@ -50,24 +52,36 @@ static bool take_out_of_pool(bb_unit *u)
            from->ops->remove(from, u) == ABT_SUCCESS;
 }
 
+/* The caller moves itself: it yields into the target. Into a pool it may
+ * not touch, through a request, so that the move happens after its context
+ * is saved (switch.c, push_migrating). */
+static int migrate_self(bb_unit *u, bb_pool *to)
+{
+    if (!bb_unit_is_ult(u))
+        return ABT_ERR_MIGRATION_NA; /* a running tasklet cannot leave its ES */
+    if (!bb_pool_touchable_here(to)) {
+        post_request(u, to);
+        bb_ult_yield(u);
+        return ABT_SUCCESS;
+    }
+    int err = bb_unit_set_pool(u, to);
+    if (err != ABT_SUCCESS)
+        return err;
+    moved(u);
+    bb_ult_yield(u); /* requeued into the new pool */
+    return ABT_SUCCESS;
+}
+
 int bb_unit_migrate(bb_unit *u, bb_pool *to)
 {
     bb_unit *self = bb_self_unit();
-    if (u == self) {
-        if (!bb_unit_is_ult(u))
-            return ABT_ERR_MIGRATION_NA; /* a running tasklet cannot leave its ES */
-        int err = bb_unit_set_pool(u, to);
-        if (err != ABT_SUCCESS)
-            return err;
-        moved(u);
-        bb_ult_yield(u); /* requeued into the new pool */
-        return ABT_SUCCESS;
-    }
+    if (u == self)
+        return migrate_self(u, to);
     if (take_out_of_pool(u)) {
         int err = bb_unit_set_pool(u, to);
         if (err == ABT_SUCCESS)
             moved(u);
-        bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+        bb_pool_push_migrated(u->pool, u);
         return err;
     }
     if (!bb_unit_is_ult(u))

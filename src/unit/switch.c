@@ -40,9 +40,13 @@ static inline bool has_pending_migration(bb_unit *u)
 
 static __attribute__((noinline)) bb_pool *push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
+    bb_pool *was = u->pool;
     bb_unit_apply_migration(u);
     bb_pool *to = u->pool;
-    bb_pool_push(to, u, ctx);
+    if (to == was)
+        bb_pool_push(to, u, ctx); /* it stays */
+    else
+        bb_pool_push_migrated(to, u);
     return to;
 }
 
@@ -165,7 +169,7 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
         bb_pool *before = u->pool;
         bb_unit_apply_migration(u);
         if (u->pool != before) {
-            bb_pool_push(u->pool, u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+            bb_pool_push_migrated(u->pool, u);
             return false;
         }
     }

@@ -65,6 +65,9 @@ static bb_unit *alloc_unit(bb_mem_cache *cache, const bb_unit_spec *spec)
 int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit_spec *spec,
                    bb_unit **out)
 {
+    int err = bb_pool_check_access(pool); /* another ES's private pool */
+    if (err != ABT_SUCCESS)
+        return err;
     bb_mem_cache *cache = bb_self_mem_cache();
     bb_unit *u = alloc_unit(cache, spec);
     if (!u)
@@ -74,7 +77,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
                      (spec->is_ult ? BB_UNIT_ULT | BB_UNIT_PLAIN_ULT : 0);
     init_fields(u, pool, func, arg, flags, spec);
     if (pool->user) {
-        int err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
+        err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
         if (err != ABT_SUCCESS) {
             bb_unit_release(u);
             return err;
@@ -92,7 +95,9 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
 {
     if (!bb_unit_is_terminated(u))
         return ABT_ERR_INV_THREAD;
-    int err = bb_unit_set_pool(u, pool);
+    int err = bb_pool_check_access(pool);
+    if (err == ABT_SUCCESS)
+        err = bb_unit_set_pool(u, pool);
     if (err != ABT_SUCCESS)
         return err;
     u->func = func;

@@ -60,7 +60,7 @@ void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
 
 static void retire_sched(bb_sched *s)
 {
-    s->xstream = NULL;
+    bb_sched_detach(s);
     bb_store_relaxed(&s->request, 0u);
     if (s->automatic)
         bb_sched_destroy(s);
@@ -219,7 +219,7 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
     }
     bb_xstream_init_binding(es);
     es->main_sched = s; /* the caller claimed it */
-    s->xstream = es;
+    bb_sched_attach(s, es);
     s->unit = es->sched_unit;
     *out = es;
     return ABT_SUCCESS;
@@ -228,10 +228,12 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
 static void destroy_xstream(bb_xstream *es)
 {
     bb_xstream_table_remove(es);
-    if (es->is_primary)
+    if (es->is_primary) {
+        bb_sched_detach(es->main_sched);
         bb_sched_destroy_with_pools(es->main_sched);
-    else
+    } else {
         retire_sched(es->main_sched);
+    }
     release_units(es);
     bb_mem_cache_flush(&es->cache);
     free(es->affinity);
@@ -248,8 +250,8 @@ static int create_secondary(bb_sched *s, int rank, ABT_xstream *newxstream)
     if (err == ABT_SUCCESS)
         err = start_thread(es);
     if (err != ABT_SUCCESS) {
+        bb_sched_detach(s);
         es->main_sched = NULL; /* the caller keeps its scheduler */
-        s->xstream = NULL;
         bb_xstream_table_remove(es);
         release_units(es);
         free(es);
@@ -725,8 +727,8 @@ static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
         }
     }
     bb_sched *old = es->retiring ? es->retiring : es->main_sched;
-    s->xstream = es;
     es->main_sched = s;
+    bb_sched_attach(s, es);
     if (!running_here) {
         retire_sched(old); /* not running: used from ABT_xstream_revive on */
         return ABT_SUCCESS;
