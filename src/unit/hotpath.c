@@ -199,30 +199,40 @@ static inline enum create_route create_route(const bb_xstream *es, const bb_pool
     return !home || home == es ? CREATE_PUSH : CREATE_GENERAL;
 }
 
-int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
-                      ABT_thread_attr attr, ABT_thread *newthread)
+/* ABT_thread_create and ABT_task_create. Each route tests the cache next
+ * to its pop, and every path ends in a tail call or a return. */
+static inline __attribute__((always_inline)) int
+create_unit(bool is_ult, bb_pool *p, void (*func)(void *), void *arg, ABT_thread_attr attr,
+            ABT_thread *newunit)
 {
-    bb_pool *p = bb_pool_of(pool);
     bb_xstream *es = create_shortcut_es(p);
     if (es && attr == ABT_THREAD_ATTR_NULL) {
-        switch (create_route(es, p)) { /* each tests the cache next to its pop */
+        switch (create_route(es, p)) {
         case CREATE_INLINE:
-            if (cache_has_unit(es, true))
-                return create_from_cache(es, true, true, p, thread_func, arg, newthread);
+            if (cache_has_unit(es, is_ult))
+                return create_from_cache(es, is_ult, true, p, func, arg, newunit);
             break;
         case CREATE_USER_POOL:
-            if (cache_has_unit(es, true))
-                return create_in_user_pool(es, true, p, thread_func, arg, newthread);
+            if (cache_has_unit(es, is_ult))
+                return create_in_user_pool(es, is_ult, p, func, arg, newunit);
             break;
         case CREATE_PUSH:
-            if (cache_has_unit(es, true))
-                return create_from_cache(es, true, false, p, thread_func, arg, newthread);
+            if (cache_has_unit(es, is_ult))
+                return create_from_cache(es, is_ult, false, p, func, arg, newunit);
             break;
         case CREATE_GENERAL:
             break;
         }
     }
-    return thread_create_general(p, thread_func, arg, attr, newthread);
+    if (is_ult)
+        return thread_create_general(p, func, arg, attr, newunit);
+    return task_create_general(p, func, arg, newunit);
+}
+
+int ABT_thread_create(ABT_pool pool, void (*thread_func)(void *), void *arg,
+                      ABT_thread_attr attr, ABT_thread *newthread)
+{
+    return create_unit(true, bb_pool_of(pool), thread_func, arg, attr, newthread);
 }
 
 /* Child-first (bb_ult_run_child_first): the new ULT runs at once. The
@@ -246,27 +256,7 @@ int ABT_thread_create_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
 
 int ABT_task_create(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *newtask)
 {
-    bb_pool *p = bb_pool_of(pool);
-    bb_xstream *es = create_shortcut_es(p);
-    if (es) {
-        switch (create_route(es, p)) { /* each tests the cache next to its pop */
-        case CREATE_INLINE:
-            if (cache_has_unit(es, false))
-                return create_from_cache(es, false, true, p, task_func, arg, newtask);
-            break;
-        case CREATE_USER_POOL:
-            if (cache_has_unit(es, false))
-                return create_in_user_pool(es, false, p, task_func, arg, newtask);
-            break;
-        case CREATE_PUSH:
-            if (cache_has_unit(es, false))
-                return create_from_cache(es, false, false, p, task_func, arg, newtask);
-            break;
-        case CREATE_GENERAL:
-            break;
-        }
-    }
-    return task_create_general(p, task_func, arg, newtask);
+    return create_unit(false, bb_pool_of(pool), task_func, arg, ABT_THREAD_ATTR_NULL, newtask);
 }
 
 /* ---- join and free ----------------------------------------------------------- */
