@@ -45,6 +45,15 @@ enum bb_unit_requests {
     BB_REQ_MIGRATE = 1u << 1 /* move to `migrate_to` at the next chance */
 };
 
+/* bb_unit.resumable. A ULT suspending itself is SUSPENDING from just before
+ * its state reads BLOCKED until it may be resumed: a resume that saw it
+ * BLOCKED in between waits instead of failing (bb_unit_claim_suspension). */
+enum bb_resumable {
+    BB_NOT_RESUMABLE = 0, /* running, ready, or blocked on something else */
+    BB_RESUMABLE = 1,     /* suspended by the user, nobody has resumed it yet */
+    BB_SUSPENDING = 2     /* about to be RESUMABLE */
+};
+
 /* bb_unit.state of a descriptor that holds no unit (in a memory cache). */
 #define BB_UNIT_STATE_FREE 0xf4eeu
 
@@ -79,7 +88,7 @@ struct bb_unit {
                                    First: on a little-endian CPU the word of a fresh unit
                                    is then 1, which a compare takes as an immediate
                                    (free_unit, hotpath.c) */
-            uint8_t resumable;  /* suspended by the user: ABT_thread_resume may take it; atomic */
+            uint8_t resumable;  /* bb_resumable: may ABT_thread_resume take it; atomic */
             union {
                 struct {
                     uint8_t switching; /* ULT: blocked but its context not yet saved;
@@ -293,6 +302,7 @@ uint64_t bb_unit_get_id(bb_unit *u);
 bb_unit *bb_unit_alloc_primary(void);
 int bb_unit_make_sched(size_t stacksize, bool lazy_stack, void (*entry)(void *), bb_unit **out);
 void bb_unit_terminate(bb_unit *u);
+bool bb_unit_has_ended(bb_unit *u);
 void bb_unit_wait_terminated(bb_unit *u);        /* join bypass, else block */
 void bb_unit_block_until_terminated(bb_unit *u); /* block only */
 void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
@@ -353,6 +363,7 @@ __attribute__((noreturn)) void bb_ult_exit(bb_unit *self);
 void bb_unit_make_ready(bb_unit *u);
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now);
 int bb_unit_resume(bb_unit *u);
+bool bb_unit_claim_suspension(bb_unit *u);
 
 /* Migration, src/unit/migrate.c. */
 int bb_unit_migrate(bb_unit *u, bb_pool *to);

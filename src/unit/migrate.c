@@ -100,8 +100,8 @@ static int check_migratable(ABT_thread thread, bb_unit **out)
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(thread);
-    if (bb_unit_is_terminated(u))
-        return ABT_ERR_INV_THREAD;
+    if (bb_unit_state(u) == ABT_THREAD_STATE_TERMINATED || bb_unit_is_terminated(u))
+        return ABT_ERR_INV_THREAD; /* ended, or ending (bb_unit_end) */
     if (!bb_load_relaxed(&u->migratable))
         return ABT_ERR_INV_THREAD; /* as Argobots: primary, schedulers, opted out */
     *out = u;

@@ -234,8 +234,7 @@ static int check_handover(ABT_thread thread, bb_unit **self, bb_unit **target)
  * from ABT_thread_resume, before the caller's handover. */
 static int take_suspended(bb_unit *target)
 {
-    uint8_t expected = 1;
-    if (!bb_cas_acq_rel(&target->resumable, &expected, 0u))
+    if (!bb_unit_claim_suspension(target))
         return ABT_ERR_THREAD; /* not suspended (see bb_unit_resume) */
     BB_TOOL_EVENT(target, ABT_TOOL_EVENT_THREAD_RESUME, target->pool, bb_self_unit(), NULL, 0,
                   NULL);

@@ -381,14 +381,16 @@ static void prepare_suspend(bb_unit *self, bool by_user)
     BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_SUSPEND, self->pool, NULL, self->parent,
                   by_user ? ABT_SYNC_EVENT_TYPE_USER : ABT_SYNC_EVENT_TYPE_OTHER, NULL);
     self->wait_target = NULL;
-    if (by_user)
+    if (by_user) {
         bb_unit_count_blocked(self);
-    else
+        bb_store_relaxed(&self->resumable, (uint8_t)BB_SUSPENDING); /* seen with BLOCKED */
+    } else {
         self->blocked_in = NULL;
+    }
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
-    if (by_user)
-        bb_store_release(&self->resumable, 1u); /* only now may a resume take it */
+    if (by_user) /* only now may a resume take it: its state no longer changes */
+        bb_store_release(&self->resumable, (uint8_t)BB_RESUMABLE);
 }
 
 void bb_ult_suspend_to(bb_unit *self, bb_unit *target)

@@ -129,7 +129,7 @@ int ABT_thread_revive(ABT_pool pool, void (*thread_func)(void *), void *arg,
     if (!thread || *thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(*thread);
-    if (!bb_unit_is_terminated(u))
+    if (!bb_unit_has_ended(u))
         return ABT_ERR_INV_THREAD;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
@@ -146,7 +146,7 @@ int ABT_thread_revive_to(ABT_pool pool, void (*thread_func)(void *), void *arg,
     if (!thread || *thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(*thread);
-    if (!bb_unit_is_terminated(u) || !bb_unit_is_ult(u))
+    if (!bb_unit_is_ult(u) || !bb_unit_has_ended(u))
         return ABT_ERR_INV_THREAD;
     if (pool == ABT_POOL_NULL)
         return ABT_ERR_INV_POOL;
@@ -182,12 +182,28 @@ int ABT_thread_cancel(ABT_thread thread)
     return ABT_SUCCESS;
 }
 
+/* Take the right to end `u`'s suspension by the user; false if it is not
+ * suspended or somebody else took it. A ULT that is still on its way into
+ * the suspension (its state already BLOCKED, which a caller may have seen)
+ * is waited for: it is running on another ES, a few instructions away. */
+bool bb_unit_claim_suspension(bb_unit *u)
+{
+    unsigned spins = 0;
+    for (;;) {
+        uint8_t expected = BB_RESUMABLE;
+        if (bb_cas_acq_rel(&u->resumable, &expected, (uint8_t)BB_NOT_RESUMABLE))
+            return true;
+        if (expected != BB_SUSPENDING)
+            return false;
+        bb_spin_wait_step(&spins);
+    }
+}
+
 /* Only a suspended ULT may be resumed, once: one blocked in a join or a
  * synchronization object is woken by what it waits for. */
 int bb_unit_resume(bb_unit *u)
 {
-    uint8_t expected = 1;
-    if (!bb_cas_acq_rel(&u->resumable, &expected, 0u))
+    if (!bb_unit_claim_suspension(u))
         return ABT_ERR_THREAD;
     bb_unit_make_ready(u);
     return ABT_SUCCESS;

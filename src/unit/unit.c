@@ -91,9 +91,24 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
     return ABT_SUCCESS;
 }
 
+/* Whether `u` has terminated, for a call that needs it ended for good
+ * (revive). Its state reads TERMINATED a moment before it is
+ * (bb_unit_end): a caller that saw that state is right, and waits for the
+ * unit to finish on another ES, a few instructions away. */
+bool bb_unit_has_ended(bb_unit *u)
+{
+    unsigned spins = 0;
+    while (!bb_unit_is_terminated(u)) {
+        if (bb_unit_state(u) != ABT_THREAD_STATE_TERMINATED)
+            return false;
+        bb_spin_wait_step(&spins);
+    }
+    return true;
+}
+
 int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, bool push)
 {
-    if (!bb_unit_is_terminated(u))
+    if (!bb_unit_has_ended(u))
         return ABT_ERR_INV_THREAD;
     int err = bb_pool_check_access(pool);
     if (err == ABT_SUCCESS)

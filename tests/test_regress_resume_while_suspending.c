@@ -1,0 +1,63 @@
+/* A resume that comes as soon as ABT_thread_get_state shows BLOCKED must
+ * succeed: a ULT on another ES suspends itself over and over, and an
+ * external thread resumes it each time the moment it sees it BLOCKED. The
+ * ULT used to show BLOCKED a moment before a resume could take it, and such
+ * a resume failed with ABT_ERR_THREAD. */
+#include "bb_test.h"
+#include <pthread.h>
+#include <stdatomic.h>
+
+static int rounds;
+static atomic_int suspensions, failures;
+static ABT_thread sleeper;
+
+static void suspend_repeatedly(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < rounds; i++) {
+        CHECK_OK(ABT_self_suspend());
+        atomic_fetch_add(&suspensions, 1);
+    }
+}
+
+static void *resume_at_once(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < rounds; i++) {
+        ABT_thread_state state;
+        do {
+            if (ABT_thread_get_state(sleeper, &state) != ABT_SUCCESS)
+                return NULL;
+        } while (state != ABT_THREAD_STATE_BLOCKED);
+        int ret = ABT_thread_resume(sleeper);
+        if (ret != ABT_SUCCESS) {
+            if (atomic_fetch_add(&failures, 1) < 5)
+                fprintf(stderr, "round %d: ABT_thread_resume returned %d\n", i, ret);
+            while (ABT_thread_resume(sleeper) != ABT_SUCCESS) /* so that the test ends */
+                ;
+        }
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(60);
+    rounds = BB_TEST_SIZE(2000000, 20000);
+    CHECK_OK(ABT_init(0, NULL));
+    ABT_xstream es;
+    ABT_pool pool;
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
+    CHECK_OK(ABT_xstream_get_main_pools(es, 1, &pool));
+    CHECK_OK(ABT_thread_create(pool, suspend_repeatedly, NULL, ABT_THREAD_ATTR_NULL, &sleeper));
+
+    pthread_t resumer;
+    CHECK_EQ(pthread_create(&resumer, NULL, resume_at_once, NULL), 0);
+    pthread_join(resumer, NULL);
+    CHECK_EQ(atomic_load(&failures), 0);
+    CHECK_OK(ABT_thread_free(&sleeper));
+    CHECK_EQ(atomic_load(&suspensions), rounds);
+    CHECK_OK(ABT_xstream_free(&es));
+    CHECK_OK(ABT_finalize());
+    BB_TEST_END();
+}
