@@ -5,6 +5,7 @@
  * a resume failed with ABT_ERR_THREAD. */
 #include "bb_test.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 static int rounds;
@@ -25,10 +26,14 @@ static void *resume_at_once(void *arg)
     (void)arg;
     for (int i = 0; i < rounds; i++) {
         ABT_thread_state state;
-        do {
+        for (int polls = 0;; polls++) { /* as fast as possible, then politely */
             if (ABT_thread_get_state(sleeper, &state) != ABT_SUCCESS)
                 return NULL;
-        } while (state != ABT_THREAD_STATE_BLOCKED);
+            if (state == ABT_THREAD_STATE_BLOCKED)
+                break;
+            if (polls >= 1000)
+                sched_yield();
+        }
         int ret = ABT_thread_resume(sleeper);
         if (ret != ABT_SUCCESS) {
             if (atomic_fetch_add(&failures, 1) < 5)

@@ -5,6 +5,7 @@
  * such a revive failed with ABT_ERR_INV_THREAD. */
 #include "bb_test.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 static int rounds;
@@ -18,13 +19,18 @@ static void body(void *arg)
     atomic_fetch_add(&runs, 1);
 }
 
+/* Polls without pause at first, to come right after the change; then gives
+ * the CPU away, in case the ES runs on this CPU (a loaded machine). */
 static void wait_terminated(void)
 {
     ABT_thread_state state;
-    do {
-        if (ABT_thread_get_state(unit, &state) != ABT_SUCCESS)
+    for (int polls = 0;; polls++) {
+        if (ABT_thread_get_state(unit, &state) != ABT_SUCCESS ||
+            state == ABT_THREAD_STATE_TERMINATED)
             return;
-    } while (state != ABT_THREAD_STATE_TERMINATED);
+        if (polls >= 1000)
+            sched_yield();
+    }
 }
 
 static void *revive_at_once(void *arg)
