@@ -4,7 +4,7 @@
  * MPMC-safe) is shared by 2 ESs, each running its own user ABT_sched_def
  * scheduler (ABT_pool_pop_thread + ABT_xstream_run_unit +
  * ABT_xstream_check_events + ABT_sched_has_to_stop). The primary ULT pushes
- * 5000 ULTs that yield a few times. All of them run to the end, on the two
+ * 5000 ULTs (1000 under TSan or valgrind) that yield a few times. All of them run to the end, on the two
  * secondary ESs only; the pool's init and free run once each; every unit the
  * pool created is freed by the end (after the ESs are joined and freed and
  * the pool is freed); both schedulers' run functions return. The pool is
@@ -13,7 +13,8 @@
 #include "pool_user_util.h"
 #include <sched.h>
 
-#define N 5000
+#define N_MAX 5000
+static int N; /* N_MAX, or fewer where every switch is slow (bb_test.h) */
 #define YIELDS 3
 
 /* ---- the scheduler ---------------------------------------------------------- */
@@ -55,7 +56,7 @@ static void sched_run(ABT_sched sched)
 
 /* ---- the work --------------------------------------------------------------- */
 
-static atomic_int finished[N];
+static atomic_int finished[N_MAX];
 static atomic_int done, on_primary, wrong_pool;
 static ABT_pool upool;
 
@@ -81,6 +82,7 @@ static void worker(void *arg)
 int main(void)
 {
     BB_TEST_BEGIN(30);
+    N = BB_TEST_SIZE(N_MAX, 1000);
     CHECK_OK(ABT_init(0, NULL));
 
     ABT_pool_user_def def = up_new_def(0);
