@@ -106,10 +106,10 @@ bool bb_unit_has_ended(bb_unit *u)
     return true;
 }
 
+/* `u` has ended (the callers checked bb_unit_has_ended, before the pool,
+ * for the order of the errors). */
 int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, bool push)
 {
-    if (!bb_unit_has_ended(u))
-        return ABT_ERR_INV_THREAD;
     int err = bb_pool_check_access(pool);
     if (err == ABT_SUCCESS)
         err = bb_unit_set_pool(u, pool);
