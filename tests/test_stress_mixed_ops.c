@@ -16,8 +16,7 @@
  * once per unit that ended with a value, readers never saw a half-written
  * pair, and every call returned a code its documentation allows. A lost
  * wake-up or unit hangs (watchdog); a race shows under the sanitizers. */
-#include "bb_test.h"
-#include <stdatomic.h>
+#include "stress_util.h"
 
 #define NUM_WORKERS_MAX 48
 static int num_workers;
@@ -44,13 +43,6 @@ static atomic_int torn_reads;
 
 static atomic_long child_runs, child_expected;
 static atomic_long task_runs, task_expected;
-static atomic_int bad_codes;
-
-static void bad_code(const char *what, int code)
-{
-    if (atomic_fetch_add(&bad_codes, 1) < 10)
-        fprintf(stderr, "%s returned %d\n", what, code);
-}
 
 static void key_destructor(void *value)
 {
@@ -66,27 +58,17 @@ static void set_key_once(void *value)
     void *old = NULL;
     int ret = ABT_key_get(key, &old);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_key_get", ret);
+        stress_bad_code("ABT_key_get", ret);
     if (!old)
         atomic_fetch_add(&key_values_left, 1);
     ret = ABT_key_set(key, value);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_key_set", ret);
-}
-
-static unsigned next_random(unsigned long long *state)
-{
-    unsigned long long x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *state = x;
-    return (unsigned)(x >> 17);
+        stress_bad_code("ABT_key_set", ret);
 }
 
 static ABT_pool random_pool(unsigned long long *rng)
 {
-    return pools[next_random(rng) % NUM_POOLS];
+    return pools[stress_random(rng) % NUM_POOLS];
 }
 
 /* ---- children --------------------------------------------------------------- */
@@ -110,7 +92,7 @@ static void eventual_child(void *arg)
     ABT_thread_yield();
     int ret = ABT_eventual_set(*(ABT_eventual *)arg, NULL, 0);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_eventual_set", ret);
+        stress_bad_code("ABT_eventual_set", ret);
     atomic_fetch_add(&child_runs, 1);
 }
 
@@ -129,7 +111,7 @@ static void cond_child(void *arg)
     int ret = ABT_cond_signal(box->cond);
     ABT_mutex_unlock(box->mutex);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_cond_signal", ret);
+        stress_bad_code("ABT_cond_signal", ret);
     atomic_fetch_add(&child_runs, 1);
 }
 
@@ -138,7 +120,7 @@ static void suspending_child(void *arg)
     (void)arg;
     int ret = ABT_self_suspend();
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_self_suspend", ret);
+        stress_bad_code("ABT_self_suspend", ret);
     atomic_fetch_add(&child_runs, 1);
 }
 
@@ -159,7 +141,7 @@ static void spawn(ABT_pool pool, void (*body)(void *), void *arg, ABT_thread *ou
 {
     int ret = ABT_thread_create(pool, body, arg, ABT_THREAD_ATTR_NULL, out);
     if (ret != ABT_SUCCESS) {
-        bad_code("ABT_thread_create", ret);
+        stress_bad_code("ABT_thread_create", ret);
         *out = ABT_THREAD_NULL;
         return;
     }
@@ -168,18 +150,15 @@ static void spawn(ABT_pool pool, void (*body)(void *), void *arg, ABT_thread *ou
 
 static void finish(ABT_thread *child)
 {
-    if (*child == ABT_THREAD_NULL)
-        return;
-    int ret = ABT_thread_free(child);
-    if (ret != ABT_SUCCESS)
-        bad_code("ABT_thread_free", ret);
+    if (*child != ABT_THREAD_NULL)
+        stress_free(child);
 }
 
 static void op_child(unsigned long long *rng)
 {
     ABT_thread child;
     spawn(random_pool(rng), plain_child, NULL, &child);
-    if (next_random(rng) % 2)
+    if (stress_random(rng) % 2)
         ABT_thread_yield();
     finish(&child);
 }
@@ -189,13 +168,13 @@ static void op_tasklet(unsigned long long *rng)
     ABT_task task;
     int ret = ABT_task_create(random_pool(rng), tasklet_body, NULL, &task);
     if (ret != ABT_SUCCESS) {
-        bad_code("ABT_task_create", ret);
+        stress_bad_code("ABT_task_create", ret);
         return;
     }
     atomic_fetch_add(&task_expected, 1);
     ret = ABT_task_free(&task);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_task_free", ret);
+        stress_bad_code("ABT_task_free", ret);
 }
 
 static void op_migrate_self(unsigned long long *rng)
@@ -204,7 +183,7 @@ static void op_migrate_self(unsigned long long *rng)
     ABT_self_get_thread(&self);
     int ret = ABT_thread_migrate_to_pool(self, random_pool(rng));
     if (ret != ABT_SUCCESS && ret != ABT_ERR_MIGRATION_TARGET)
-        bad_code("ABT_thread_migrate_to_pool (self)", ret);
+        stress_bad_code("ABT_thread_migrate_to_pool (self)", ret);
 }
 
 static void op_key(long me, int step)
@@ -223,14 +202,14 @@ static void op_eventual(unsigned long long *rng)
     ABT_eventual ev;
     int ret = ABT_eventual_create(0, &ev);
     if (ret != ABT_SUCCESS) {
-        bad_code("ABT_eventual_create", ret);
+        stress_bad_code("ABT_eventual_create", ret);
         return;
     }
     ABT_thread child;
     spawn(random_pool(rng), eventual_child, &ev, &child);
     ret = ABT_eventual_wait(ev, NULL);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_eventual_wait", ret);
+        stress_bad_code("ABT_eventual_wait", ret);
     finish(&child);
     ABT_eventual_free(&ev);
 }
@@ -239,7 +218,7 @@ static void op_cond(unsigned long long *rng)
 {
     signal_box box = {.flag = 0};
     if (ABT_mutex_create(&box.mutex) != ABT_SUCCESS || ABT_cond_create(&box.cond) != ABT_SUCCESS) {
-        bad_code("ABT_mutex_create/ABT_cond_create", -1);
+        stress_bad_code("ABT_mutex_create/ABT_cond_create", -1);
         return;
     }
     ABT_thread child;
@@ -248,7 +227,7 @@ static void op_cond(unsigned long long *rng)
     while (!box.flag) {
         int ret = ABT_cond_wait(box.cond, box.mutex);
         if (ret != ABT_SUCCESS) {
-            bad_code("ABT_cond_wait", ret);
+            stress_bad_code("ABT_cond_wait", ret);
             break;
         }
     }
@@ -264,27 +243,13 @@ static void op_suspend_resume(unsigned long long *rng)
     spawn(random_pool(rng), suspending_child, NULL, &child);
     if (child == ABT_THREAD_NULL)
         return;
-    for (;;) {
-        ABT_thread_state state;
-        int ret = ABT_thread_get_state(child, &state);
-        if (ret != ABT_SUCCESS) {
-            bad_code("ABT_thread_get_state", ret);
-            break;
-        }
-        if (state == ABT_THREAD_STATE_BLOCKED) {
-            ret = ABT_thread_resume(child);
-            if (ret != ABT_SUCCESS)
-                bad_code("ABT_thread_resume", ret);
-            break;
-        }
-        ABT_thread_yield();
-    }
+    stress_resume_when_suspended(child);
     finish(&child);
 }
 
 static void op_rwlock(unsigned long long *rng)
 {
-    if (next_random(rng) % 4 == 0) {
+    if (stress_random(rng) % 4 == 0) {
         ABT_rwlock_wrlock(rwlock);
         pair_a++;
         ABT_thread_yield(); /* readers must wait across the switch */
@@ -308,10 +273,10 @@ static void op_revive(unsigned long long *rng)
         return;
     int ret = ABT_thread_join(child);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_thread_join", ret);
+        stress_bad_code("ABT_thread_join", ret);
     ret = ABT_thread_revive(random_pool(rng), plain_child, NULL, &child);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_thread_revive", ret);
+        stress_bad_code("ABT_thread_revive", ret);
     else
         atomic_fetch_add(&child_expected, 1);
     finish(&child);
@@ -329,7 +294,7 @@ static void op_yield_to(void)
         return;
     int ret = ABT_thread_yield_to(child);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_thread_yield_to", ret);
+        stress_bad_code("ABT_thread_yield_to", ret);
     finish(&child);
 }
 
@@ -338,7 +303,7 @@ static void worker(void *arg)
     long me = (long)arg;
     unsigned long long rng = 0x9e3779b97f4a7c15ull * (unsigned long long)(me + 1);
     for (int step = 0; step < steps; step++) {
-        switch (next_random(&rng) % 12) {
+        switch (stress_random(&rng) % 12) {
         case 0: case 1: op_count(); break;
         case 2: ABT_thread_yield(); break;
         case 3: op_child(&rng); break;
@@ -400,12 +365,12 @@ int main(void)
         }
         if (!running)
             break;
-        unsigned r = next_random(&rng);
+        unsigned r = stress_random(&rng);
         int ret = ABT_thread_migrate_to_pool(workers[r % num_workers], random_pool(&rng));
         if (ret == ABT_SUCCESS)
             moves++;
         else if (ret != ABT_ERR_MIGRATION_TARGET && ret != ABT_ERR_INV_THREAD)
-            bad_code("ABT_thread_migrate_to_pool (primary)", ret);
+            stress_bad_code("ABT_thread_migrate_to_pool (primary)", ret);
         ABT_thread_yield();
     }
     for (int i = 0; i < num_workers; i++)
@@ -416,7 +381,7 @@ int main(void)
         CHECK_OK(ABT_xstream_free(&es[i]));
     }
 
-    CHECK_EQ(atomic_load(&bad_codes), 0);
+    CHECK_EQ(atomic_load(&stress_bad_codes), 0);
     CHECK_EQ(counter, atomic_load(&increments));
     CHECK_EQ(atomic_load(&child_runs), atomic_load(&child_expected));
     CHECK_EQ(atomic_load(&task_runs), atomic_load(&task_expected));

@@ -14,6 +14,7 @@
  * the pool got back every unit it made and saw no misuse (pool_user_util.h:
  * a unit pushed twice or freed while queued). */
 #include "pool_user_util.h"
+#include "stress_util.h"
 #include <sched.h>
 
 #define NUM_WORKERS_MAX 32
@@ -24,13 +25,7 @@
 static ABT_pool U, S, P0;
 static ABT_mutex mutex;
 static long counter;
-static atomic_long increments, child_runs, child_expected, bad_codes, sched_errors;
-
-static void bad_code(const char *what, int code)
-{
-    if (atomic_fetch_add(&bad_codes, 1) < 10)
-        fprintf(stderr, "%s returned %d\n", what, code);
-}
+static atomic_long increments, child_runs, child_expected, sched_errors;
 
 static void count_sched_error(int ret)
 {
@@ -107,20 +102,10 @@ static void legacy_run(ABT_sched sched)
 
 /* ---- the workers ------------------------------------------------------------- */
 
-static unsigned next_random(unsigned long long *state)
-{
-    unsigned long long x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *state = x;
-    return (unsigned)(x >> 17);
-}
-
 static ABT_pool random_pool(unsigned long long *rng)
 {
     ABT_pool all[3] = {U, S, P0};
-    return all[next_random(rng) % 3];
+    return all[stress_random(rng) % 3];
 }
 
 static void tasklet_body(void *arg)
@@ -141,7 +126,7 @@ static void suspending_child(void *arg)
     (void)arg;
     int ret = ABT_self_suspend();
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_self_suspend", ret);
+        stress_bad_code("ABT_self_suspend", ret);
     atomic_fetch_add(&child_runs, 1);
 }
 
@@ -150,37 +135,12 @@ static ABT_thread spawn(ABT_pool pool, void (*body)(void *))
     ABT_thread child = ABT_THREAD_NULL;
     int ret = ABT_thread_create(pool, body, NULL, ABT_THREAD_ATTR_NULL, &child);
     if (ret != ABT_SUCCESS)
-        bad_code("ABT_thread_create", ret);
+        stress_bad_code("ABT_thread_create", ret);
     else
         atomic_fetch_add(&child_expected, 1);
     return child;
 }
 
-static void finish(ABT_thread *child)
-{
-    int ret = ABT_thread_free(child);
-    if (ret != ABT_SUCCESS)
-        bad_code("ABT_thread_free", ret);
-}
-
-static void resume_when_suspended(ABT_thread child)
-{
-    for (;;) {
-        ABT_thread_state state;
-        int ret = ABT_thread_get_state(child, &state);
-        if (ret != ABT_SUCCESS) {
-            bad_code("ABT_thread_get_state", ret);
-            return;
-        }
-        if (state == ABT_THREAD_STATE_BLOCKED) {
-            ret = ABT_thread_resume(child);
-            if (ret != ABT_SUCCESS)
-                bad_code("ABT_thread_resume", ret);
-            return;
-        }
-        ABT_thread_yield();
-    }
-}
 
 static void worker(void *arg)
 {
@@ -188,7 +148,7 @@ static void worker(void *arg)
     for (int step = 0; step < STEPS; step++) {
         int ret = ABT_SUCCESS;
         ABT_thread child;
-        switch (next_random(&rng) % 7) {
+        switch (stress_random(&rng) % 7) {
         case 0:
             ABT_mutex_lock(mutex);
             counter++;
@@ -204,31 +164,31 @@ static void worker(void *arg)
             ABT_self_get_thread(&self);
             ret = ABT_thread_migrate_to_pool(self, random_pool(&rng));
             if (ret != ABT_SUCCESS && ret != ABT_ERR_MIGRATION_TARGET)
-                bad_code("ABT_thread_migrate_to_pool (self)", ret);
+                stress_bad_code("ABT_thread_migrate_to_pool (self)", ret);
             break;
         }
         case 3:
             child = spawn(random_pool(&rng), yielding_child);
             if (child != ABT_THREAD_NULL)
-                finish(&child);
+                stress_free(&child);
             break;
         case 4:
             child = spawn(random_pool(&rng), suspending_child);
             if (child != ABT_THREAD_NULL) {
-                resume_when_suspended(child);
-                finish(&child);
+                stress_resume_when_suspended(child);
+                stress_free(&child);
             }
             break;
         case 5:
             ret = ABT_self_set_associated_pool(random_pool(&rng));
             if (ret != ABT_SUCCESS)
-                bad_code("ABT_self_set_associated_pool", ret);
+                stress_bad_code("ABT_self_set_associated_pool", ret);
             ABT_thread_yield(); /* moves there */
             break;
         default:
             ret = ABT_task_create(random_pool(&rng), tasklet_body, NULL, NULL);
             if (ret != ABT_SUCCESS)
-                bad_code("ABT_task_create", ret);
+                stress_bad_code("ABT_task_create", ret);
             else
                 atomic_fetch_add(&child_expected, 1);
             break;
@@ -274,7 +234,7 @@ static void run_round(int legacy)
     for (int k = 0; k < PRIMARY_MOVES; k++) {
         int ret = ABT_thread_migrate_to_pool(workers[k % NUM_WORKERS], k % 3 ? U : S);
         if (ret != ABT_SUCCESS && ret != ABT_ERR_MIGRATION_TARGET && ret != ABT_ERR_INV_THREAD)
-            bad_code("ABT_thread_migrate_to_pool (primary)", ret);
+            stress_bad_code("ABT_thread_migrate_to_pool (primary)", ret);
         ABT_thread_yield();
     }
     for (int i = 0; i < NUM_WORKERS; i++)
@@ -308,7 +268,7 @@ int main(void)
     CHECK_OK(ABT_mutex_create(&mutex));
     run_round(0);
     run_round(1);
-    CHECK_EQ(atomic_load(&bad_codes), 0);
+    CHECK_EQ(atomic_load(&stress_bad_codes), 0);
     CHECK_EQ(atomic_load(&sched_errors), 0);
     CHECK_OK(ABT_mutex_free(&mutex));
     CHECK_OK(ABT_finalize());
