@@ -1,7 +1,8 @@
 /* ABT_thread_get_stacksize / ABT_thread_get_stack: a default ULT has a 16384
  * byte stack, a ULT created with attr_set_stacksize has that size, and a
  * ULT's locals lie inside [stackaddr, stackaddr + stacksize). Tasklets and
- * the primary ULT have no managed stack: size 0 and address NULL. NULL
+ * the primary ULT have no managed stack: size 0 and address NULL. Either
+ * output of ABT_thread_get_stack may be NULL, not both (INV_ARG). NULL
  * handles give INV_THREAD. */
 #include "bb_test.h"
 
@@ -104,6 +105,26 @@ int main(int argc, char **argv)
     CHECK_OK(ABT_thread_get_stack(primary, &addr, &size));
     CHECK(addr == NULL);
     CHECK_EQ(size, 0);
+
+    /* Either output may be NULL, to ask for the other alone; not both. */
+    struct probe po = {0};
+    CHECK_OK(ABT_thread_create(pool0, body, &po, ABT_THREAD_ATTR_NULL, &t));
+    addr = NULL;
+    size = 0;
+    CHECK_OK(ABT_thread_get_stack(t, NULL, &size));
+    CHECK_EQ(size, 16384);
+    void *both_addr = (void *)0x10;
+    size_t both_size = 0;
+    CHECK_OK(ABT_thread_get_stack(t, &both_addr, &both_size));
+    addr = (void *)0x10;
+    CHECK_OK(ABT_thread_get_stack(t, &addr, NULL));
+    CHECK(addr == both_addr && (addr != NULL) == !lazy); /* not run yet */
+    CHECK_ERR(ABT_thread_get_stack(t, NULL, NULL), ABT_ERR_INV_ARG);
+    CHECK_OK(ABT_thread_join(t));
+    size = 0;
+    CHECK_OK(ABT_thread_get_stack(t, NULL, &size));
+    CHECK_EQ(size, 16384);
+    CHECK_OK(ABT_thread_free(&t));
 
     CHECK_ERR(ABT_thread_get_stacksize(ABT_THREAD_NULL, &size), ABT_ERR_INV_THREAD);
     CHECK_ERR(ABT_thread_get_stack(ABT_THREAD_NULL, &addr, &size), ABT_ERR_INV_THREAD);
