@@ -2,7 +2,8 @@
  * What the mixed-load stress tests (test_stress_mixed_ops.c,
  * test_stress_user_pools_mixed.c) share: a random number generator for
  * each worker, a count of unexpected return codes (the first few printed),
- * the free of a child, and the resume of a child that suspends itself.
+ * a count of child runs, the free of a child, and a child that suspends
+ * itself with the resume that wakes it.
  */
 #ifndef STRESS_UTIL_H
 #define STRESS_UTIL_H
@@ -12,6 +13,7 @@
 #include "bb_test.h"
 
 static atomic_long stress_bad_codes; /* a test checks that it stays 0 */
+static atomic_long stress_child_runs; /* every child ULT counts its run here */
 
 static inline void stress_bad_code(const char *what, int code)
 {
@@ -37,7 +39,16 @@ static inline void stress_free(ABT_thread *child)
         stress_bad_code("ABT_thread_free", ret);
 }
 
-/* `child` calls ABT_self_suspend first thing: resume it as soon as it shows
+static inline void stress_suspending_child(void *arg)
+{
+    (void)arg;
+    int ret = ABT_self_suspend();
+    if (ret != ABT_SUCCESS)
+        stress_bad_code("ABT_self_suspend", ret);
+    atomic_fetch_add(&stress_child_runs, 1);
+}
+
+/* `child` calls ABT_self_suspend first thing (stress_suspending_child): resume it as soon as it shows
  * BLOCKED, yielding meanwhile. The child's pool must be some ES's first
  * pool: the predefined schedulers take their pools in order, and a caller
  * yielding in a pool taken first would starve the others. */

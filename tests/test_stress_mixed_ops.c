@@ -41,7 +41,7 @@ static ABT_rwlock rwlock;
 static long pair_a, pair_b;
 static atomic_int torn_reads;
 
-static atomic_long child_runs, child_expected;
+static atomic_long child_expected;
 static atomic_long task_runs, task_expected;
 
 static void key_destructor(void *value)
@@ -78,7 +78,7 @@ static void plain_child(void *arg)
     (void)arg;
     set_key_once((void *)2);
     ABT_thread_yield();
-    atomic_fetch_add(&child_runs, 1);
+    atomic_fetch_add(&stress_child_runs, 1);
 }
 
 static void tasklet_body(void *arg)
@@ -93,7 +93,7 @@ static void eventual_child(void *arg)
     int ret = ABT_eventual_set(*(ABT_eventual *)arg, NULL, 0);
     if (ret != ABT_SUCCESS)
         stress_bad_code("ABT_eventual_set", ret);
-    atomic_fetch_add(&child_runs, 1);
+    atomic_fetch_add(&stress_child_runs, 1);
 }
 
 typedef struct {
@@ -112,16 +112,7 @@ static void cond_child(void *arg)
     ABT_mutex_unlock(box->mutex);
     if (ret != ABT_SUCCESS)
         stress_bad_code("ABT_cond_signal", ret);
-    atomic_fetch_add(&child_runs, 1);
-}
-
-static void suspending_child(void *arg)
-{
-    (void)arg;
-    int ret = ABT_self_suspend();
-    if (ret != ABT_SUCCESS)
-        stress_bad_code("ABT_self_suspend", ret);
-    atomic_fetch_add(&child_runs, 1);
+    atomic_fetch_add(&stress_child_runs, 1);
 }
 
 /* ---- the worker's operations --------------------------------------------- */
@@ -240,7 +231,7 @@ static void op_cond(unsigned long long *rng)
 static void op_suspend_resume(unsigned long long *rng)
 {
     ABT_thread child;
-    spawn(random_pool(rng), suspending_child, NULL, &child);
+    spawn(random_pool(rng), stress_suspending_child, NULL, &child);
     if (child == ABT_THREAD_NULL)
         return;
     stress_resume_when_suspended(child);
@@ -383,7 +374,7 @@ int main(void)
 
     CHECK_EQ(atomic_load(&stress_bad_codes), 0);
     CHECK_EQ(counter, atomic_load(&increments));
-    CHECK_EQ(atomic_load(&child_runs), atomic_load(&child_expected));
+    CHECK_EQ(atomic_load(&stress_child_runs), atomic_load(&child_expected));
     CHECK_EQ(atomic_load(&task_runs), atomic_load(&task_expected));
     CHECK_EQ(atomic_load(&key_values_left), 0);
     CHECK_EQ(atomic_load(&key_mismatch), 0);
@@ -392,7 +383,7 @@ int main(void)
     CHECK(atomic_load(&increments) > 0);
     CHECK(atomic_load(&destructor_calls) > 0);
     printf("%ld increments, %ld children, %ld tasklets, %ld key destructors, %ld moves\n",
-           atomic_load(&increments), atomic_load(&child_runs), atomic_load(&task_runs),
+           atomic_load(&increments), atomic_load(&stress_child_runs), atomic_load(&task_runs),
            atomic_load(&destructor_calls), moves);
 
     CHECK_OK(ABT_key_free(&key));

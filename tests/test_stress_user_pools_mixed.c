@@ -25,7 +25,7 @@
 static ABT_pool U, S, P0;
 static ABT_mutex mutex;
 static long counter;
-static atomic_long increments, child_runs, child_expected, sched_errors;
+static atomic_long increments, child_expected, sched_errors;
 
 static void count_sched_error(int ret)
 {
@@ -111,23 +111,14 @@ static ABT_pool random_pool(unsigned long long *rng)
 static void tasklet_body(void *arg)
 {
     (void)arg;
-    atomic_fetch_add(&child_runs, 1);
+    atomic_fetch_add(&stress_child_runs, 1);
 }
 
 static void yielding_child(void *arg)
 {
     (void)arg;
     ABT_thread_yield();
-    atomic_fetch_add(&child_runs, 1);
-}
-
-static void suspending_child(void *arg)
-{
-    (void)arg;
-    int ret = ABT_self_suspend();
-    if (ret != ABT_SUCCESS)
-        stress_bad_code("ABT_self_suspend", ret);
-    atomic_fetch_add(&child_runs, 1);
+    atomic_fetch_add(&stress_child_runs, 1);
 }
 
 static ABT_thread spawn(ABT_pool pool, void (*body)(void *))
@@ -173,7 +164,7 @@ static void worker(void *arg)
                 stress_free(&child);
             break;
         case 4:
-            child = spawn(random_pool(&rng), suspending_child);
+            child = spawn(random_pool(&rng), stress_suspending_child);
             if (child != ABT_THREAD_NULL) {
                 stress_resume_when_suspended(child);
                 stress_free(&child);
@@ -202,7 +193,7 @@ static void run_round(int legacy)
 {
     counter = 0;
     atomic_store(&increments, 0);
-    atomic_store(&child_runs, 0);
+    atomic_store(&stress_child_runs, 0);
     atomic_store(&child_expected, 0);
     memset(&up_g, 0, sizeof(up_g));
 
@@ -248,13 +239,13 @@ static void run_round(int legacy)
     CHECK_OK(ABT_pool_free(&S));
 
     CHECK_EQ(counter, atomic_load(&increments));
-    CHECK_EQ(atomic_load(&child_runs), atomic_load(&child_expected));
-    CHECK(atomic_load(&child_runs) > 0);
+    CHECK_EQ(atomic_load(&stress_child_runs), atomic_load(&child_expected));
+    CHECK(atomic_load(&stress_child_runs) > 0);
     CHECK_EQ(atomic_load(&up_g.n_misuse), 0);
     CHECK(atomic_load(&up_g.n_create) > 0);
     CHECK_EQ(atomic_load(&up_g.n_create), atomic_load(&up_g.n_free_unit));
     printf("%s pool: %ld increments, %ld children and tasklets, %ld units made\n",
-           legacy ? "legacy" : "new-style", atomic_load(&increments), atomic_load(&child_runs),
+           legacy ? "legacy" : "new-style", atomic_load(&increments), atomic_load(&stress_child_runs),
            (long)atomic_load(&up_g.n_create));
 }
 
