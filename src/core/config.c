@@ -189,7 +189,8 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         fprintf(out, ", for %s", region_use[c->stack_guard]);
     fprintf(out, "\n");
     fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
-    fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps\n",
+    fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps "
+                 "(BASIC_WAIT: at once, while polling is in vain)\n",
             BB_IDLE_SPIN_NS / 1000);
     fprintf(out, "  ABT_OPT_FAST_CREATE_FREE: %s\n", c->shortcuts & BB_SHORTCUT_CREATE_FREE ? "yes" : "no");
     fprintf(out, "  ABT_OPT_JOIN_BYPASS     : %s\n", c->shortcuts & BB_SHORTCUT_BYPASS ? "yes" : "no");

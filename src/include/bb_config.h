@@ -36,8 +36,10 @@
  * each empty round, so that oversubscribed machines still make progress; a
  * BASIC_WAIT one goes to sleep. Work that comes back within it (the reply in
  * a ping-pong between ESs) finds the ES awake, without a system call on
- * either side. */
+ * either side. A BASIC_WAIT scheduler stops polling once it has polled in
+ * vain BB_IDLE_VAIN_SPINS times in a row (src/sched/basic.c says why). */
 #define BB_IDLE_SPIN_NS 50000
+#define BB_IDLE_VAIN_SPINS 2
 
 /* How many free ULTs (descriptor and stack) an ES keeps when it goes to
  * sleep; the rest of its cache goes to the shared depot for busy ESs. */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "bb_bell.h"
+#include "bb_config.h"
 #include "bb_unit.h"
 
 enum bb_sched_requests {
@@ -64,11 +65,13 @@ struct bb_sched {
                                   again (bb_sched_take_handed). Owner ES only */
     bb_xstream *xstream;       /* ES it is the main scheduler of (bb_sched_attach) */
     bool has_private_pool;     /* so takes in migrated units at its event checks */
-    bb_unit *unit;             /* ULT running the loop, while in use */
+    bb_unit *unit;             /* ULT running the loop, while in use; atomic (print) */
     void *data;                /* ABT_sched_set_data */
     bb_bell bell;              /* rung by requests, so that a sleeping loop sees them */
     struct bb_pool_sleeper *sleepers; /* BASIC_WAIT: one node per pool, made at first sleep */
     uint64_t random;           /* RANDWS: state of the victim picker */
+    unsigned idle_vain;        /* BASIC_WAIT: idle periods in a row that polling did not
+                                  end (src/sched/basic.c); written by its ES, atomic */
 };
 
 /* What bb_xstream.running_sched names while no main scheduler's loop runs:
@@ -93,6 +96,13 @@ static inline bb_unit *bb_sched_take_handed(bb_sched *s)
 static inline bool bb_sched_is_stateless(const bb_sched *s)
 {
     return s->kind != BB_SCHED_USER;
+}
+
+/* Whether the BASIC_WAIT loop of `s` polls before it sleeps: unless its
+ * last BB_IDLE_VAIN_SPINS polls were in vain (src/sched/basic.c). */
+static inline bool bb_sched_polls_before_sleep(const bb_sched *s)
+{
+    return bb_load_relaxed(&s->idle_vain) < BB_IDLE_VAIN_SPINS;
 }
 
 /* Its first pool, where units created "on an ES" go; NULL for a user

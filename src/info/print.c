@@ -148,7 +148,15 @@ static void print_sched(FILE *fp, bb_sched *s, int indent)
     fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(s->automatic));
     fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&s->request));
     fprintf(fp, "%*sevent freq  : %d\n", indent, "", s->event_freq);
-    fprintf(fp, "%*sthread      : %p\n", indent, "", (void *)s->unit);
+    if (s->kind == ABT_SCHED_BASIC_WAIT) { /* src/sched/basic.c, sleep_spin_ns */
+        if (bb_sched_polls_before_sleep(s))
+            fprintf(fp, "%*sidle polling: up to %d us, then sleeps\n", indent, "",
+                    BB_IDLE_SPIN_NS / 1000);
+        else
+            fprintf(fp, "%*sidle polling: none, sleeps at once (its last polls were in vain)\n",
+                    indent, "");
+    }
+    fprintf(fp, "%*sthread      : %p\n", indent, "", (void *)bb_load_relaxed(&s->unit));
     fprintf(fp, "%*sdata        : %p\n", indent, "", s->data);
     fprintf(fp, "%*spools       : %d\n", indent, "", s->num_pools);
     for (int i = 0; i < s->num_pools; i++)

@@ -11,7 +11,8 @@
  *                         unit of a random other pool.
  *   BASIC_WAIT            as BASIC, but idle for BB_IDLE_SPIN_NS it sleeps in
  *                         the kernel until a unit arrives or a request
- *                         comes: no polling, no timer.
+ *                         comes: no polling, no timer. It polls only while
+ *                         polling pays (see sleep_spin_ns).
  */
 #include <sched.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@
 
 typedef bb_unit *(*pick_fn)(bb_sched *s, bb_pool **from);
 /* How long a scheduler has found nothing to run: `rounds` is reset to zero
- * by every unit run, and reads BB_IDLE_SPUN once idle for BB_IDLE_SPIN_NS. */
+ * by every unit run, and reads BB_IDLE_SPUN once idle for `spin_ns`. */
 typedef struct {
     unsigned rounds;
     uint64_t since_ns;  /* when `rounds` left zero */
@@ -88,23 +89,50 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Whether the scheduler has been idle for BB_IDLE_SPIN_NS; reads the clock
- * every 16 rounds only. */
-static bool spun_enough(bb_idle *idle)
+/* Whether the scheduler has been idle for `spin_ns`; reads the clock every
+ * 16 rounds only. */
+static bool spun_enough(bb_idle *idle, uint64_t spin_ns)
 {
     if (idle->rounds == BB_IDLE_SPUN)
         return true;
     if (idle->rounds++ == 0)
         idle->since_ns = now_ns();
-    else if (idle->rounds % 16 == 0 && now_ns() - idle->since_ns >= BB_IDLE_SPIN_NS)
+    if (spin_ns == 0 || (idle->rounds % 16 == 0 && now_ns() - idle->since_ns >= spin_ns))
         idle->rounds = BB_IDLE_SPUN;
     return idle->rounds == BB_IDLE_SPUN;
+}
+
+/* Whether a sleeping scheduler polls before it sleeps. Polling pays when
+ * work comes back within BB_IDLE_SPIN_NS (a ping-pong between ESs): it
+ * finds the ES awake, with no system call on either side. When work comes
+ * later, polling only burns CPU, and it also delays the wake-up: Linux
+ * lets a woken thread preempt the thread that woke it only if the woken
+ * one is owed CPU time, which an ES that polls after every unit is not. It
+ * then waits until its waker blocks, 10 us more on this project's test VM,
+ * where the whole wake-up takes 10-20 us. So a scheduler that polled in
+ * vain BB_IDLE_VAIN_SPINS times in a row sleeps at once, until work again
+ * comes within BB_IDLE_SPIN_NS of its going idle. */
+static uint64_t sleep_spin_ns(const bb_sched *s)
+{
+    return bb_sched_polls_before_sleep(s) ? BB_IDLE_SPIN_NS : 0;
+}
+
+/* Work came `idle_ns` after the scheduler went idle (or it woke up then,
+ * which looks the same from here). Owner ES only. */
+static void note_idle_end(bb_sched *s, uint64_t idle_ns)
+{
+    unsigned vain = bb_load_relaxed(&s->idle_vain);
+    if (idle_ns < BB_IDLE_SPIN_NS)
+        vain = 0;
+    else if (vain < BB_IDLE_VAIN_SPINS)
+        vain++;
+    bb_store_relaxed(&s->idle_vain, vain);
 }
 
 static void back_off(bb_sched *s, bb_idle *idle)
 {
     (void)s;
-    if (spun_enough(idle))
+    if (spun_enough(idle, BB_IDLE_SPIN_NS))
         sched_yield();
     else
         bb_cpu_relax();
@@ -142,7 +170,7 @@ static void sleep_until_work(bb_sched *s, bb_idle *idle)
         back_off(s, idle);
         return;
     }
-    if (!spun_enough(idle)) {
+    if (!spun_enough(idle, sleep_spin_ns(s))) {
         bb_cpu_relax();
         return;
     }
@@ -158,8 +186,10 @@ static void sleep_until_work(bb_sched *s, bb_idle *idle)
     for (int i = 0; i < s->num_pools; i++)
         bb_pool_add_sleeper(s->pools[i], &s->sleepers[i], &s->bell);
     uint32_t seen = bb_bell_peek(&s->bell);
-    if (all_pools_empty(s) && !bb_sched_has_to_stop(s))
+    if (all_pools_empty(s) && !bb_sched_has_to_stop(s)) {
         bb_bell_wait(&s->bell, seen, -1);
+        note_idle_end(s, now_ns() - idle->since_ns);
+    }
     bb_bell_arm(&s->bell, 0); /* awake: pushes skip its nodes (see sleep.c) */
 }
 
@@ -216,8 +246,11 @@ static inline __attribute__((always_inline)) void run_loop(bb_sched *s, pick_fn 
     s->rounds_left = (unsigned)s->event_freq;
     for (;;) {
         bool ran = run_next(s, pick);
-        if (ran)
+        if (ran && idle_state.rounds != 0) {
+            if (idle_state.rounds != BB_IDLE_SPUN && bb_load_relaxed(&s->idle_vain) != 0)
+                note_idle_end(s, 0); /* polling found work */
             idle_state.rounds = 0;
+        }
         if (s->rounds_left == 0 || !ran) {
             s->rounds_left = (unsigned)s->event_freq;
             bb_sched_check_events(s);

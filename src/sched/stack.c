@@ -13,9 +13,9 @@
 static void stacked_sched_main(void *arg)
 {
     bb_sched *s = arg;
-    s->unit = bb_self_unit();
+    bb_store_relaxed(&s->unit, bb_self_unit());
     s->run(bb_sched_handle(s));
-    s->unit = NULL;
+    bb_store_relaxed(&s->unit, NULL);
     bb_store_relaxed(&s->request, 0u);
     if (s->automatic)
         bb_sched_destroy(s); /* nobody else may free an automatic scheduler */
@@ -43,7 +43,7 @@ int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
         return err;
     }
     u->flags = (u->flags & ~(uint32_t)BB_UNIT_PLAIN_ULT) | BB_UNIT_SCHED;
-    s->unit = u;
+    bb_store_relaxed(&s->unit, u);
     bb_pool_push(bb_pool_of(pool), u, ABT_POOL_CONTEXT_OP_THREAD_CREATE);
     return ABT_SUCCESS;
 }

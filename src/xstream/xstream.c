@@ -75,7 +75,7 @@ static void run_main_scheds(bb_xstream *es)
 {
     for (;;) {
         bb_sched *s = es->retiring ? es->retiring : es->main_sched;
-        s->unit = es->sched_unit;
+        bb_store_relaxed(&s->unit, es->sched_unit);
         es->running_sched = s;
         es->restartable = bb_sched_is_stateless(s) ? es->sched_unit : NULL;
         s->run(bb_sched_handle(s));
@@ -220,7 +220,7 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
     bb_xstream_init_binding(es);
     es->main_sched = s; /* the caller claimed it */
     bb_sched_attach(s, es);
-    s->unit = es->sched_unit;
+    bb_store_relaxed(&s->unit, es->sched_unit);
     *out = es;
     return ABT_SUCCESS;
 }
