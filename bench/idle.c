@@ -23,7 +23,11 @@
  *     creates an unnamed ULT into one ES's pool, alternating between the
  *     two; the ULT reads the clock first thing (t1). The main ULT waits for
  *     it, looking every 20 us in between nanosleeps. Two untimed trials (one
- *     per ES) first. Reported: median and p99 of t1 - t0 in us.
+ *     per ES) first. Reported: median and p99 of t1 - t0 in us. Then the
+ *     same with the first ES only (median): the two ESs taking turns are
+ *     each woken half as often, which changes how often the kernel lets
+ *     the woken one preempt the main thread (README, "Idle execution
+ *     streams").
  *  c. join: JOINS times, a fresh ES (BASIC_WAIT over FIFO_WAIT, as above)
  *     idles 50 ms, then the main ULT times ABT_xstream_join; ABT_xstream_free
  *     follows, untimed. The two ESs of a and b are freed before. Reported:
@@ -159,6 +163,17 @@ static double wake_once(ABT_pool pool)
     return slot.t1 - t0;
 }
 
+/* TRIALS timed wake-ups after WARMUP untimed ones, taking turns among the
+ * first `num` ESs; latencies in us into `lat_us`. */
+static void wake_trials(const ABT_pool *pools, int num, double *lat_us, long trials)
+{
+    for (long i = -WARMUP; i < trials; i++) {
+        double ns = wake_once(pools[(i + WARMUP) % num]);
+        if (i >= 0)
+            lat_us[i] = ns / 1e3;
+    }
+}
+
 /* d. The floor under b on this machine: no Argobots at all, a pthread asleep
  * in futex_wait, woken by futex_wake after the same 5 ms gap; time from
  * before the wake to the woken thread's first clock read. */
@@ -230,15 +245,14 @@ int main(int argc, char **argv)
     sleep_ns(SETTLE_NS);
     idle_result_t idle = measure_idle(window_ns);
 
-    /* b. wake-up latency, alternating between the two ESs */
+    /* b. wake-up latency, alternating between the two ESs; then (b1) the
+     * first ES alone, the other one staying asleep */
     double *lat_us = malloc((size_t)trials * sizeof(*lat_us));
-    for (long i = -WARMUP; i < trials; i++) {
-        double ns = wake_once(pools[(i + WARMUP) % NUM_ES]);
-        if (i >= 0)
-            lat_us[i] = ns / 1e3;
-    }
+    wake_trials(pools, NUM_ES, lat_us, trials);
     double wake_median = percentile(lat_us, trials, 50);
     double wake_p99 = percentile(lat_us, trials, 99);
+    wake_trials(pools, 1, lat_us, trials);
+    double wake1_median = percentile(lat_us, trials, 50);
 
     for (int e = 0; e < NUM_ES; e++) {
         CHECK(ABT_xstream_join(es[e]));
@@ -275,6 +289,9 @@ int main(int argc, char **argv)
     printf("| wake-up latency, create -> first clock read, median / p99 of %ld | "
            "%.1f / %.1f us |\n",
            trials, wake_median, wake_p99);
+    printf("| the same, waking only the first ES (the other stays asleep), median of %ld | "
+           "%.1f us |\n",
+           trials, wake1_median);
     printf("| ABT_xstream_join of an ES idle for 50 ms, median / max of %ld | %.3f / %.3f ms |\n",
            joins, join_median, join_max);
     printf("| floor: futex wake of a sleeping pthread -> first clock read, median of %ld | "
@@ -286,11 +303,11 @@ int main(int argc, char **argv)
     printf("idle es=%d window_s=%.2f trials=%ld joins=%ld cpu_us_per_s=%.1f es_cpu_us_per_s=%.1f "
            "wakeups_per_s=%.1f ctxsw_per_s=%.1f wake_us_median=%.1f wake_us_p99=%.1f "
            "join_us_median=%.1f join_us_max=%.1f futex_wake_us_median=%.1f "
-           "futex_call_us_median=%.1f\n",
+           "futex_call_us_median=%.1f wake1_us_median=%.1f\n",
            NUM_ES, (double)window_ns / 1e9, trials, joins, idle.cpu_ms_per_s * 1e3,
            idle.es_cpu_ms_per_s * 1e3,
            idle.wakeups_per_s, idle.ctxsw_per_s, wake_median, wake_p99, join_median * 1e3,
-           join_max * 1e3, floor.wake_us, floor.syscall_us);
+           join_max * 1e3, floor.wake_us, floor.syscall_us, wake1_median);
     free(lat_us);
     free(join_ms);
     return 0;

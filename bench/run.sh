@@ -76,7 +76,7 @@ for p in predef new legacy; do
     case_ "user-pool yield" "2 ULTs, pool $p, per yield" ns_per_op -- user_pool yield $p 1048576
 done
 case_ "idle" "2 ESs, BASIC_WAIT over FIFO_WAIT" \
-    "cpu_us_per_s:CPU_time_of_the_process:us/s es_cpu_us_per_s:CPU_time_of_the_ES_threads:us/s wakeups_per_s:wake-ups_of_the_ES_threads:/s wake_us_median:wake-up_latency,_median:us wake_us_p99:wake-up_latency,_p99:us join_us_median:join_of_an_idle_ES,_median:us join_us_max:join_of_an_idle_ES,_max:us futex_wake_us_median:floor,_bare_futex_wake,_median:us futex_call_us_median:floor,_the_futex_wake_call_alone,_median:us" \
+    "cpu_us_per_s:CPU_time_of_the_process:us/s es_cpu_us_per_s:CPU_time_of_the_ES_threads:us/s wakeups_per_s:wake-ups_of_the_ES_threads:/s wake_us_median:wake-up_latency,_median:us wake_us_p99:wake-up_latency,_p99:us join_us_median:join_of_an_idle_ES,_median:us join_us_max:join_of_an_idle_ES,_max:us futex_wake_us_median:floor,_bare_futex_wake,_median:us futex_call_us_median:floor,_the_futex_wake_call_alone,_median:us wake1_us_median:wake-up_latency_of_one_ES_alone,_median:us" \
     -- idle
 # Synchronization (sync_ops.c, sync_contend.c, sync_block.c)
 for op in lock:mutex spinlock:spinlock trylock:trylock; do
