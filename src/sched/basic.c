@@ -25,7 +25,8 @@
 
 typedef bb_unit *(*pick_fn)(bb_sched *s, bb_pool **from);
 /* How long a scheduler has found nothing to run: `rounds` is reset to zero
- * by every unit run, and reads BB_IDLE_SPUN once idle for `spin_ns`. */
+ * by every unit run, and reads BB_IDLE_SPUN once it has polled as long as
+ * it should (spun_enough). */
 typedef struct {
     unsigned rounds;
     uint64_t since_ns;  /* when `rounds` left zero */
