@@ -5,7 +5,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-ensure_packages cc:gcc cmake:cmake make:make valgrind:valgrind gdb:gdb
+ensure_packages cc:gcc cmake:cmake make:make valgrind:valgrind gdb:gdb pkg-config:pkgconf
 BUILD="${BUILD_DIR:-$ROOT/build}"
 build_into "$BUILD" ${CMAKE_ARGS:-}
 JOBS=$(( $(usable_cpus) * 2 ))
