@@ -46,6 +46,7 @@ done
 case_ "ULT fork-join" "N=256, private pool, ABT_thread_free_many, per ULT" "" "ult_many priv 256 20" "ult_many priv 256 40" fork_join
 case_ "ULT fork-join" "N=1, private pool, per ULT" "" "ult priv 1 2000" "ult priv 1 4000" fork_join
 case_ "ULT fork-join" "N=256, pool of ABT_init, per ULT" 510.4 "ult init 256 20" "ult init 256 40" fork_join
+case_ "ULT fork-join" "N=256, private pool, 64 KiB stacks (attribute), per ULT" "" "ult_64k priv 256 20" "ult_64k priv 256 40" fork_join
 for n_ in 64 256 4096; do
     ref=; [ $n_ = 256 ] && ref=328.4
     case_ "tasklet fork-join" "N=$n_, private pool, per tasklet" "$ref" "task priv $n_ 20" "task priv $n_ 40" fork_join

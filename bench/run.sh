@@ -55,6 +55,7 @@ done
 for n in 64 256 4096; do
     case_ "ULT fork-join" "N=$n, pool of ABT_init" ns_per_op -- fork_join ult init $n $((2097152 / n))
 done
+case_ "ULT fork-join" "N=256, private pool, 64 KiB stacks (attribute)" ns_per_op -- fork_join ult_64k priv 256 2048
 for n in 64 256 4096; do
     case_ "tasklet fork-join" "N=$n, private pool" ns_per_op -- fork_join task priv $n $((4194304 / n))
 done

@@ -41,6 +41,13 @@
 #define BB_IDLE_SPIN_NS 50000
 #define BB_IDLE_VAIN_SPINS 2
 
+/* Besides default-size stacks, each ES keeps free stacks of up to this many
+ * other sizes (ULTs given a stack size of their own, schedulers with a
+ * stack), each size up to min(ABT_MEM_MAX_NUM_STACKS, BB_OTHER_STACKS_BYTES /
+ * size) stacks (src/mem/mem.c, "stacks of other sizes"). */
+#define BB_OTHER_STACK_SIZES 4
+#define BB_OTHER_STACKS_BYTES ((size_t)64 << 20)
+
 /* How many free ULTs (descriptor and stack) an ES keeps when it goes to
  * sleep; the rest of its cache goes to the shared depot for busy ESs. */
 #define BB_IDLE_CACHE_KEEP 16

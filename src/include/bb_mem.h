@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bb_config.h"
 #include "bb_unit.h"
 
 typedef struct bb_free_item {
@@ -45,6 +46,15 @@ typedef struct bb_desc_chunk {
 
 extern __attribute__((visibility("hidden"))) bb_desc_chunk *bb_desc_chunks;
 
+/* Free stacks of one size other than the default (mem.c, "stacks of other
+ * sizes"); size 0: the slot is unused. */
+typedef struct {
+    size_t size;
+    bb_free_item *head;        /* linked as default-size stacks (bb_mem_stack_item) */
+    uint32_t count;
+    uint32_t max;
+} bb_mem_other_stacks;
+
 typedef struct {
     bb_free_item *ults;        /* descriptors that still own a default-size stack */
     uint32_t num_ults;
@@ -55,6 +65,7 @@ typedef struct {
     bb_free_item *stacks;      /* default-size stacks on their own (bb_mem_stack_item) */
     size_t stack_size;         /* the default size, ABT_THREAD_STACKSIZE */
     uint32_t num_stacks;
+    bb_mem_other_stacks other[BB_OTHER_STACK_SIZES];
 } bb_mem_cache;
 
 /* Cache-line aligned memory for objects that different ESs write. */

@@ -365,12 +365,91 @@ void bb_mem_desc_free_slow(bb_mem_cache *cache, bb_unit *u)
     free_desc_item(item);
 }
 
+/* ---- stacks of other sizes ------------------------------------------------
+ * A ULT given a stack size of its own (ABT_thread_attr_set_stacksize), or a
+ * scheduler with a stack, needs a stack the caches above do not hold.
+ * Mapping one for each such ULT and unmapping it at its free costs system
+ * calls on both sides (three with a guard page), and the first touch of
+ * each fresh page a fault: tens of microseconds per ULT where a cached stack
+ * costs a pop. So each ES also keeps free stacks of up to
+ * BB_OTHER_STACK_SIZES other sizes, a list per size, bounded like the
+ * default-size one and by BB_OTHER_STACKS_BYTES. A size takes the slot of
+ * a size with no free stack left; with none, its stack is unmapped as
+ * before. There is no depot for them: a stack freed on another ES stays in
+ * that ES's list, where ULTs created there find it. */
+
+static uint32_t other_stacks_max(size_t size)
+{
+    size_t by_bytes = BB_OTHER_STACKS_BYTES / size;
+    uint32_t by_count = bb_rt.config.mem_max_stacks;
+    return by_bytes < by_count ? (uint32_t)by_bytes : by_count;
+}
+
+/* The list of `cache` for `size`; with `claim`, a free slot becomes it. */
+static bb_mem_other_stacks *other_stacks(bb_mem_cache *cache, size_t size, bool claim)
+{
+    bb_mem_other_stacks *spare = NULL;
+    for (int i = 0; i < BB_OTHER_STACK_SIZES; i++) {
+        bb_mem_other_stacks *l = &cache->other[i];
+        if (l->size == size)
+            return l;
+        if (!spare && l->count == 0)
+            spare = l;
+    }
+    if (!claim || !spare)
+        return NULL;
+    spare->size = size;
+    spare->max = other_stacks_max(size);
+    return spare;
+}
+
+static void *other_stack_pop(bb_mem_cache *cache, size_t size, uint32_t *flags)
+{
+    bb_mem_other_stacks *l = cache ? other_stacks(cache, size, false) : NULL;
+    if (!l || !l->head)
+        return NULL;
+    bb_free_item *item = list_pop(&l->head, &l->count);
+    *flags = item->flags;
+    return bb_mem_item_stack(item, size);
+}
+
+/* Returns false, keeping nothing, if the stack has no room in `cache`. */
+static bool other_stack_push(bb_mem_cache *cache, void *stack, size_t size, uint32_t flags)
+{
+    bb_mem_other_stacks *l = cache ? other_stacks(cache, size, true) : NULL;
+    if (!l || l->count >= l->max)
+        return false;
+    bb_free_item *item = bb_mem_stack_item(stack, size);
+    /* As for a default-size stack: the ULT's frames may still be poisoned. */
+    bb_sanitizer_fresh_stack(item, sizeof(*item));
+    item->flags = flags & (BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK);
+    list_push(&l->head, &l->count, item);
+    return true;
+}
+
+static void flush_other_stacks(bb_mem_cache *cache)
+{
+    for (int i = 0; i < BB_OTHER_STACK_SIZES; i++) {
+        bb_mem_other_stacks *l = &cache->other[i];
+        while (l->head) {
+            bb_free_item *item = list_pop(&l->head, &l->count);
+            unmap_stack(bb_mem_item_stack(item, l->size), l->size, item->flags);
+        }
+        l->size = 0;
+    }
+}
+
 /* ---- stacks -------------------------------------------------------------- */
 
 int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t *flags)
 {
-    if (size != bb_rt.config.thread_stacksize)
-        return map_stack(size, stack, flags); /* odd sizes are not cached */
+    if (size != bb_rt.config.thread_stacksize) {
+        void *cached = other_stack_pop(cache, size, flags);
+        if (!cached)
+            return map_stack(size, stack, flags);
+        *stack = cached;
+        return ABT_SUCCESS;
+    }
 
     void *cached = NULL;
     if (cache) {
@@ -399,8 +478,9 @@ int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t 
 
 void bb_mem_stack_free(bb_mem_cache *cache, void *stack, size_t size, uint32_t flags)
 {
-    if (!(flags & BB_UNIT_CACHED_STACK)) {
-        unmap_stack(stack, size, flags);
+    if (!(flags & BB_UNIT_CACHED_STACK)) { /* not of the default size */
+        if (!other_stack_push(cache, stack, size, flags))
+            unmap_stack(stack, size, flags);
         return;
     }
     flags &= BB_UNIT_CACHED_STACK | BB_UNIT_GUARDED_STACK | BB_UNIT_SLAB_STACK;
@@ -508,6 +588,7 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
         free_desc_item(list_pop(&cache->descs, &cache->num_descs));
     while (cache->stacks)
         unmap_cached_stack(list_pop(&cache->stacks, &cache->num_stacks));
+    flush_other_stacks(cache);
 }
 
 void bb_mem_fini(void)
