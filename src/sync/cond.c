@@ -66,7 +66,14 @@ int ABT_cond_free(ABT_cond *cond)
     return ABT_SUCCESS;
 }
 
-enum { UNTIMED = 1 }; /* tag of a waiter without a deadline */
+/* Tag of a waiter that a signal may move into the mutex's queue instead of
+ * waking it (release_waiter): one without a deadline (a timed one must be
+ * free to leave at its deadline) that does not hold its ES while it sleeps
+ * (a scheduler: while such a waiter is queued on the mutex, every unlock
+ * must wake all the queue, and mutex.c counts only those that queue
+ * themselves; a moved one would stay queued behind ULTs of its own ES,
+ * which cannot run while it sleeps). */
+enum { MOVABLE = 1 };
 
 /* Wake `n`, just taken out of the queue (c->lock held), or move it to the
  * mutex's queue while the mutex is held (by the caller, or by anybody for a
@@ -74,7 +81,7 @@ enum { UNTIMED = 1 }; /* tag of a waiter without a deadline */
  * what to wake once c->lock is dropped. */
 static uintptr_t release_waiter(bb_cond *c, bb_wait_node *n)
 {
-    if ((n->tag & UNTIMED) && bb_mutex_is_held_by(c->mutex, bb_mutex_me(c->mutex)) &&
+    if ((n->tag & MOVABLE) && bb_mutex_is_held_by(c->mutex, bb_mutex_me(c->mutex)) &&
         bb_mutex_add_waiter(c->mutex, n))
         return 0;
     return bb_wait_claim(n);
@@ -103,7 +110,7 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
     bb_mutex_unlock_all(m, me, &nesting);
-    bb_wait_node node = {.tag = deadline ? 0 : UNTIMED,
+    bb_wait_node node = {.tag = !deadline && !bb_wait_holds_es() ? MOVABLE : 0,
                          .sync_type = ABT_SYNC_EVENT_TYPE_COND, .sync_obj = c};
     int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
     if (status == BB_WAIT_TIMEDOUT) {
@@ -164,7 +171,7 @@ int ABT_cond_broadcast(ABT_cond cond)
     bool morph = c->mutex && bb_mutex_is_held_by(c->mutex, bb_mutex_me(c->mutex));
     bb_waitq to_wake = {0};
     for (bb_wait_node *n; (n = bb_waitq_pop(&c->waiters));) {
-        if (!(morph && (n->tag & UNTIMED) && bb_mutex_add_waiter(c->mutex, n)))
+        if (!(morph && (n->tag & MOVABLE) && bb_mutex_add_waiter(c->mutex, n)))
             bb_waitq_push(&to_wake, n); /* see release_waiter */
     }
     bb_wait_node *all = bb_waitq_claim_all(&to_wake);
