@@ -9,7 +9,7 @@
  * ES 1 runs a user scheduler S over one pool. Three ULTs of that pool queue
  * on mutex M, which the main ULT holds (W0, W1, W2). The main ULT unlocks
  * M (W0 is woken); S takes M first with trylock and waits on C (its unlock
- * wakes W1; W2 stays queued). The main ULT locks M, signals C, unlocks M.
+ * wakes W1; W2 stays queued). The main ULT takes M, signals C, unlocks M.
  * All three ULTs must then get M, and S must leave its wait. */
 #include "bb_test.h"
 #include <stdatomic.h>
@@ -119,7 +119,11 @@ int main(void)
     CHECK_OK(ABT_mutex_unlock(M));
     while (atomic_load(&phase) != 3)
         nap();
-    CHECK_OK(ABT_mutex_lock(M)); /* S waits on C now, or is about to */
+    /* Not ABT_mutex_lock: queued on M behind W2 while S still held it, the
+     * main ULT would never get it (S's unlock in its wait wakes W2, which
+     * cannot run while S sleeps). Once S waits on C, M is free. */
+    while (ABT_mutex_trylock(M) != ABT_SUCCESS)
+        nap();
     atomic_store(&go, 1);
     CHECK_OK(ABT_cond_signal(C)); /* while holding M */
     CHECK_OK(ABT_mutex_unlock(M));
