@@ -26,9 +26,13 @@ static inline void bb_bell_arm(bb_bell *b, uint32_t armed)
     __atomic_store_n(&b->armed, armed, __ATOMIC_SEQ_CST);
 }
 
-static inline bool bb_bell_is_armed(bb_bell *b)
+/* Disarms an armed bell, for the one caller that finds it armed: the one
+ * to ring it. Others find it disarmed and wake somebody else. */
+static inline bool bb_bell_take_arm(bb_bell *b)
 {
-    return __atomic_load_n(&b->armed, __ATOMIC_SEQ_CST) != 0;
+    uint32_t armed = 1;
+    return __atomic_compare_exchange_n(&b->armed, &armed, 0u, false, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST);
 }
 
 static inline uint32_t bb_bell_peek(bb_bell *b)

@@ -4,7 +4,9 @@
  * A sleeper arms its bell, links a node into the pool's list (under the
  * pool's lock), checks the pool once more, then sleeps on its bell. A push
  * that finds the list non-empty unlinks nodes until it meets one whose bell
- * is armed, and rings that bell (see bb_pool_take_sleeper_locked). Either the push
+ * is armed, disarms it, and rings it (see bb_pool_take_sleeper_locked): a
+ * sleeper linked into several pools is rung by one push, and the next push
+ * into any of them goes on to another sleeper. Either the push
  * comes after the node is linked (and sees it), or before the check (and the
  * check sees the unit): no wake-up is lost. Built-in pools look at the list
  * inside the lock they push under; user pools, whose push is the user's code,
@@ -74,18 +76,22 @@ void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s)
 }
 
 /* Under the pool's lock: unlink the first sleeper that is really going to
- * sleep, or asleep, and mark it as being rung; the caller rings it with
- * bb_pool_ring_sleeper once it has released the lock. Nodes of owners that
- * are awake (a woken scheduler leaves its nodes behind) are unlinked on the
- * way: ringing them would wake nobody. An owner arms its bell before it
- * relinks its nodes and looks at the pools a last time, so a node dropped
- * here as stale is relinked before that look, which then sees the unit. */
+ * sleep, or asleep, take its arm and mark it as being rung; the caller
+ * rings it with bb_pool_ring_sleeper once it has released the lock. Nodes
+ * of owners that are awake (a woken scheduler leaves its nodes behind), or
+ * that another push rings already (a scheduler sleeps in all its pools at
+ * once), are unlinked on the way: ringing them would wake nobody, and the
+ * unit would wait while another sleeper of this pool sleeps on. An owner
+ * arms its bell before it relinks its nodes and looks at the pools a last
+ * time, so a node dropped here is relinked before that look, which then
+ * sees the unit; and an owner that was rung looks at all its pools before
+ * it sleeps again. */
 bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
 {
     bb_pool_sleeper *s;
     while ((s = pool->sleepers) != NULL) {
         unlink_sleeper(pool, s);
-        if (bb_bell_is_armed(s->bell)) {
+        if (bb_bell_take_arm(s->bell)) {
             bb_fetch_add_relaxed(&s->ringing, 1u); /* a count: it may be rung again */
             return s;
         }
