@@ -26,6 +26,11 @@ static inline void bb_bell_arm(bb_bell *b, uint32_t armed)
     __atomic_store_n(&b->armed, armed, __ATOMIC_SEQ_CST);
 }
 
+static inline bool bb_bell_is_armed(bb_bell *b)
+{
+    return __atomic_load_n(&b->armed, __ATOMIC_SEQ_CST) != 0;
+}
+
 /* Disarms an armed bell, for the one caller that finds it armed: the one
  * to ring it. Others find it disarmed and wake somebody else. */
 static inline bool bb_bell_take_arm(bb_bell *b)
@@ -45,5 +50,15 @@ static inline uint32_t bb_bell_peek(bb_bell *b)
 void bb_bell_wait(bb_bell *b, uint32_t seen, double timeout_s);
 
 void bb_bell_ring(bb_bell *b);
+
+/* Bells that outlive their owners (src/sched/bells.c): a scheduler's bell
+ * comes from a process-wide list whose entries are reused, never freed, so
+ * that bb_bells_ring_armed may walk it from a signal handler and ring
+ * whoever sleeps. A ring that reaches a bell after its owner gave it back
+ * at most wakes its next owner for nothing. bb_bell_take returns NULL
+ * without memory. */
+bb_bell *bb_bell_take(void);
+void bb_bell_give_back(bb_bell *b);
+void bb_bells_ring_armed(void);
 
 #endif

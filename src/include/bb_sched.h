@@ -67,7 +67,8 @@ struct bb_sched {
     bool has_private_pool;     /* so takes in migrated units at its event checks */
     bb_unit *unit;             /* ULT running the loop, while in use; atomic (print) */
     void *data;                /* ABT_sched_set_data */
-    bb_bell bell;              /* rung by requests, so that a sleeping loop sees them */
+    bb_bell *bell;             /* rung by requests, so that a sleeping loop sees them;
+                                  never freed (bb_bell_take) */
     struct bb_pool_sleeper *sleepers; /* BASIC_WAIT: one node per pool, made at first sleep */
     uint64_t random;           /* RANDWS: state of the victim picker */
     unsigned idle_vain;        /* BASIC_WAIT: idle periods in a row that polling did not

@@ -3,9 +3,10 @@
  * waiting in a pool of any ES, on request from anywhere, a signal handler
  * included.
  *
- * The trigger only arms a request (atomics on static data: signal-safe).
- * The work happens in the schedulers, at their next event check: the first
- * main scheduler to see the request leads. It wakes the ESs that sleep,
+ * The trigger only arms a request (atomics on static data: signal-safe)
+ * and rings the schedulers that sleep (bb_bells_ring_armed, signal-safe
+ * too). The work happens in the schedulers, at their next event check: the
+ * first main scheduler to see the request leads. It wakes the ESs that sleep,
  * waits until every ES has stopped in its own event check (or until the
  * timeout), prints, calls the user's callback, and lets them go. Stopping
  * the ESs keeps the pools still while they are printed; after a timeout the
@@ -53,6 +54,7 @@ int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
     request.cb = cb_func;
     request.arg = arg;
     bb_store_release(&request.state, (uint32_t)PENDING);
+    bb_bells_ring_armed(); /* every ES may sleep: one of them must lead */
     return ABT_SUCCESS;
 }
 
@@ -117,7 +119,7 @@ static void wake_all(bb_xstream *self)
     for (int r = 0; r < bb_rt.xstreams_cap; r++) {
         bb_xstream *es = bb_rt.xstreams[r];
         if (es && es != self && es->main_sched)
-            bb_bell_ring(&es->main_sched->bell);
+            bb_bell_ring(es->main_sched->bell);
     }
 }
 

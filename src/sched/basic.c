@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bb_info.h"
 #include "bb_pool.h"
 #include "bb_pool_list.h"
 #include "bb_sched.h"
@@ -183,15 +184,17 @@ static void sleep_until_work(bb_sched *s, bb_idle *idle)
         }
     }
     bb_mem_cache_lend(bb_self_mem_cache());
-    bb_bell_arm(&s->bell, 1);
+    bb_bell_arm(s->bell, 1);
     for (int i = 0; i < s->num_pools; i++)
-        bb_pool_add_sleeper(s->pools[i], &s->sleepers[i], &s->bell);
-    uint32_t seen = bb_bell_peek(&s->bell);
-    if (all_pools_empty(s) && !bb_sched_has_to_stop(s)) {
-        bb_bell_wait(&s->bell, seen, -1);
+        bb_pool_add_sleeper(s->pools[i], &s->sleepers[i], s->bell);
+    uint32_t seen = bb_bell_peek(s->bell);
+    /* A dump's ring may have come before the peek (bb_info_dump_requested:
+     * set before any ring). */
+    if (all_pools_empty(s) && !bb_sched_has_to_stop(s) && !bb_info_dump_requested()) {
+        bb_bell_wait(s->bell, seen, -1);
         note_idle_end(s, now_ns() - idle->since_ns);
     }
-    bb_bell_arm(&s->bell, 0); /* awake: pushes skip its nodes (see sleep.c) */
+    bb_bell_arm(s->bell, 0); /* awake: pushes skip its nodes (see sleep.c) */
 }
 
 /* A scheduler that stops takes its sleeper nodes out of its pools, and if it

@@ -57,8 +57,11 @@ int bb_sched_create(const bb_sched_spec *spec, bb_sched **out)
     bb_sched *s = calloc(1, sizeof(*s));
     if (!s)
         return ABT_ERR_MEM;
-    int err = gather_pools(spec, &s->pools);
+    s->bell = bb_bell_take();
+    int err = s->bell ? gather_pools(spec, &s->pools) : ABT_ERR_MEM;
     if (err != ABT_SUCCESS) {
+        if (s->bell)
+            bb_bell_give_back(s->bell);
         free(s);
         return err;
     }
@@ -122,7 +125,8 @@ int bb_sched_create_default(bb_sched **out)
     return bb_sched_create_predef(ABT_SCHED_DEFAULT, 1, NULL, ABT_SCHED_CONFIG_NULL, true, out);
 }
 
-bb_sched bb_no_sched;
+static bb_bell no_sched_bell;
+bb_sched bb_no_sched = {.bell = &no_sched_bell};
 
 void bb_sched_destroy(bb_sched *s)
 {
@@ -131,6 +135,7 @@ void bb_sched_destroy(bb_sched *s)
     release_pools(s->pools, s->num_pools);
     free(s->pools);
     free(s->sleepers); /* unlinked when its loop stopped */
+    bb_bell_give_back(s->bell);
     free(s);
 }
 
@@ -174,7 +179,7 @@ void bb_sched_request(bb_sched *s, uint32_t bits)
     bool may_sleep = __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) != BB_SCHED_IN_POOL;
     bb_fetch_or_acq_rel(&s->request, bits);
     if (may_sleep)
-        bb_bell_ring(&s->bell); /* it may be asleep in an idle loop */
+        bb_bell_ring(s->bell); /* it may be asleep in an idle loop */
 }
 
 /* A unit handed to the loop (bb_sched_take_handed) counts as one in its
