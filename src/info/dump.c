@@ -123,11 +123,24 @@ static void wake_all(bb_xstream *self)
     }
 }
 
+/* The ESs that may still stop in an event check: not those that ended (a
+ * joined ES stays in the table until it is freed). With the table locked. */
+static uint32_t running_xstreams(void)
+{
+    uint32_t n = 0;
+    for (int r = 0; r < bb_rt.xstreams_cap; r++) {
+        bb_xstream *es = bb_rt.xstreams[r];
+        if (es && bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED)
+            n++;
+    }
+    return n;
+}
+
 /* With the ES table locked; returns whether it gave up waiting. */
 static bool wait_for_followers(void)
 {
     double deadline = bb_wtime() + request.timeout;
-    while (bb_load_acquire(&request.stopped) + 1 < (uint32_t)bb_rt.num_xstreams) {
+    while (bb_load_acquire(&request.stopped) + 1 < running_xstreams()) {
         if (request.timeout >= 0 && bb_wtime() >= deadline)
             return true;
         pthread_mutex_unlock(&bb_rt.lock); /* ESs may be joining or leaving */
@@ -144,8 +157,8 @@ static void lead(bb_xstream *self)
     wake_all(self);
     bool forced = wait_for_followers();
     if (forced)
-        fprintf(fp, "bobbin: stack dump: only %u of %d execution streams stopped in %.3f s\n",
-                bb_load_relaxed(&request.stopped) + 1, bb_rt.num_xstreams, request.timeout);
+        fprintf(fp, "bobbin: stack dump: only %u of %u execution streams stopped in %.3f s\n",
+                bb_load_relaxed(&request.stopped) + 1, running_xstreams(), request.timeout);
     print_dump(fp);
     pthread_mutex_unlock(&bb_rt.lock);
     if (request.cb)
