@@ -70,6 +70,10 @@ typedef struct {
 
 /* Cache-line aligned memory for objects that different ESs write. */
 void *bb_mem_alloc_aligned(size_t size);
+/* The same, zeroed, and rounded up to whole cache lines, so that no other
+ * object shares a line with it: for the runtime's objects that one ES
+ * writes while others write their neighbours (pools, schedulers, ESs). */
+void *bb_mem_calloc_lines(size_t size);
 
 int bb_mem_init(void);
 void bb_mem_fini(void);

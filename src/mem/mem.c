@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
@@ -268,6 +269,15 @@ void *bb_mem_alloc_aligned(size_t size)
 {
     void *p;
     return posix_memalign(&p, BB_CACHE_LINE, size) == 0 ? p : NULL;
+}
+
+void *bb_mem_calloc_lines(size_t size)
+{
+    size_t rounded = (size + BB_CACHE_LINE - 1) & ~(size_t)(BB_CACHE_LINE - 1);
+    void *p = bb_mem_alloc_aligned(rounded);
+    if (p)
+        memset(p, 0, rounded);
+    return p;
 }
 
 /* ---- descriptor chunks ----------------------------------------------------

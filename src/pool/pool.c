@@ -15,7 +15,7 @@ bool bb_pool_access_is_valid(int access)
 bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int access,
                        bool automatic)
 {
-    bb_pool *p = calloc(1, sizeof(*p));
+    bb_pool *p = bb_mem_calloc_lines(sizeof(*p)); /* pools of different ESs: apart */
     if (!p)
         return NULL;
     p->ops = ops;

@@ -54,7 +54,7 @@ static void (*loop_of(int kind))(ABT_sched)
 
 int bb_sched_create(const bb_sched_spec *spec, bb_sched **out)
 {
-    bb_sched *s = calloc(1, sizeof(*s));
+    bb_sched *s = bb_mem_calloc_lines(sizeof(*s)); /* as pools, see bb_pool_alloc */
     if (!s)
         return ABT_ERR_MEM;
     s->bell = bb_bell_take();

@@ -196,10 +196,9 @@ static void release_units(bb_xstream *es)
 
 static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream **out)
 {
-    bb_xstream *es = bb_mem_alloc_aligned(sizeof(*es));
+    bb_xstream *es = bb_mem_calloc_lines(sizeof(*es));
     if (!es)
         return ABT_ERR_MEM;
-    memset(es, 0, sizeof(*es));
     es->cpuid = -1;
     es->running_sched = &bb_no_sched;
     bb_mem_cache_init(&es->cache);
