@@ -46,17 +46,15 @@ int bb_thread_create_general(bb_pool *pool, void (*func)(void *), void *arg,
     return create_ult(pool, func, arg, attr, false, out);
 }
 
+/* bb_unit_create writes `*out` before the push: once pushed, the ULT may run
+ * on another ES, and read its handle there, before this returns. */
 static int create_ult(bb_pool *pool, void (*func)(void *), void *arg, ABT_thread_attr attr,
                       bool defer_push, bb_unit **out)
 {
     bb_unit_spec spec;
     spec_from_attr(attr, out != NULL, &spec);
     spec.defer_push = defer_push;
-    bb_unit *u;
-    int err = bb_unit_create(pool, func, arg, &spec, &u);
-    if (err == ABT_SUCCESS && out)
-        *out = u;
-    return err;
+    return bb_unit_create(pool, func, arg, &spec, out);
 }
 
 int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *), void *arg,
