@@ -336,16 +336,19 @@ void bb_ult_yield(bb_unit *self)
 }
 
 /* `target`, a ready ULT in no pool, takes the caller's place on this ES as a
- * child of the caller's parent. The caller then switches to it. */
+ * child of the caller's parent. The caller then switches to it. `target`
+ * may still be leaving its last ES (a resume can push a ULT that is
+ * suspending): until its context is saved, it reads its own fields
+ * (`parent`: where it switches to), so they change only after that. */
 static void adopt(bb_unit *self, bb_unit *target)
 {
     bb_xstream *es = bb_self_xstream();
+    bb_unit_wait_until_saved(target);
     BB_TOOL_EVENT(target, ABT_TOOL_EVENT_THREAD_RUN, NULL, self, self->parent, 0, NULL);
     target->parent = self->parent;
     bb_store_relaxed(&target->xstream, es);
     bb_store_relaxed(&target->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, target);
-    bb_unit_wait_until_saved(target);
 }
 
 /* Give the ES to `target`; `then(self)` runs once the caller is saved. */
