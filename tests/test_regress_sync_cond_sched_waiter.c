@@ -140,6 +140,7 @@ int main(void)
     for (int i = 0; i < NUM_ULTS; i++)
         CHECK_OK(ABT_thread_free(&w[i]));
     CHECK_OK(ABT_xstream_free(&es));
+    CHECK_OK(ABT_sched_free(&sched)); /* not automatic: ours to free */
     CHECK_OK(ABT_cond_free(&C));
     CHECK_OK(ABT_mutex_free(&M));
     CHECK_OK(ABT_finalize());
