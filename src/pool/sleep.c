@@ -85,7 +85,7 @@ void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s)
  * arms its bell before it relinks its nodes and looks at the pools a last
  * time, so a node dropped here is relinked before that look, which then
  * sees the unit; and an owner that was rung looks at all its pools before
- * it sleeps again. */
+ * it sleeps again, and never sleeps disarmed (src/sched/basic.c). */
 bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
 {
     bb_pool_sleeper *s;

@@ -189,8 +189,12 @@ static void sleep_until_work(bb_sched *s, bb_idle *idle)
         bb_pool_add_sleeper(s->pools[i], &s->sleepers[i], s->bell);
     uint32_t seen = bb_bell_peek(s->bell);
     /* A dump's ring may have come before the peek (bb_info_dump_requested:
-     * set before any ring). */
-    if (all_pools_empty(s) && !bb_sched_has_to_stop(s) && !bb_info_dump_requested()) {
+     * set before any ring). And a pusher that took the arm (sleep.c) may
+     * have rung before the peek, for a unit another ES took meanwhile:
+     * disarmed, this scheduler must not sleep, since later pushes skip it
+     * (they count on its being awake, or about to wake); it arms again. */
+    if (all_pools_empty(s) && !bb_sched_has_to_stop(s) && !bb_info_dump_requested() &&
+        bb_bell_is_armed(s->bell)) {
         bb_bell_wait(s->bell, seen, -1);
         note_idle_end(s, now_ns() - idle->since_ns);
     }
