@@ -6,33 +6,110 @@
  * its own units (any value with the low bit clear, as Argobots requires), and
  * the runtime must find the work unit behind such a value again, e.g. when a
  * user scheduler hands one to ABT_xstream_run_unit. Those go through a hash
- * map: striped spinlocks, chains threaded through the bb_units themselves, so
- * inserting never allocates.
+ * map (unit_map.h): striped spinlocks, chains threaded through the bb_units
+ * themselves, so that inserting allocates only when the chains double.
  */
+#include <stdlib.h>
+
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_xstream.h"
 #include "unit_map.h"
 
-bb_unit_map_bucket bb_unit_map[1u << BB_UNIT_MAP_BITS];
+/* Units per chain, on average over the chains of the fullest stripe, before
+ * the chains double. */
+#define CHAIN_LIMIT 4u
+/* 2^30 chains (8 GiB of heads) at most: beyond, chains just grow longer. */
+#define MAX_BITS 30u
+
+static bb_unit *first_chains[1u << BB_UNIT_MAP_STRIPE_BITS];
+
+bb_unit_map bb_units_by_handle = {
+    .chains = first_chains,
+    .bits = BB_UNIT_MAP_STRIPE_BITS,
+    .stripe_limit = CHAIN_LIMIT,
+};
+
+enum { NUM_STRIPES = 1u << BB_UNIT_MAP_STRIPE_BITS };
+
+static void lock_all_stripes(void)
+{
+    for (unsigned i = 0; i < NUM_STRIPES; i++)
+        bb_spin_lock(&bb_units_by_handle.stripes[i].lock);
+}
+
+static void unlock_all_stripes(void)
+{
+    for (unsigned i = 0; i < NUM_STRIPES; i++)
+        bb_spin_unlock(&bb_units_by_handle.stripes[i].lock);
+}
+
+/* With every stripe locked: move each unit to its chain in `to`, 2^bits
+ * heads, all NULL. */
+static void rehash_into(bb_unit **to, unsigned bits)
+{
+    bb_unit_map *m = &bb_units_by_handle;
+    for (size_t i = 0; i < (size_t)1 << m->bits; i++) {
+        bb_unit *u = m->chains[i];
+        while (u) {
+            bb_unit *next = u->map_next;
+            bb_unit **chain = &to[bb_unit_map_hash(u->user_unit) >> (64 - bits)];
+            u->map_next = *chain;
+            *chain = u;
+            u = next;
+        }
+    }
+}
+
+/* The heads are allocated before the stripes are locked, so that the other
+ * ESs wait only for the move. */
+void bb_unit_map_grow(void)
+{
+    bb_unit_map *m = &bb_units_by_handle;
+    unsigned bits = bb_load_relaxed(&m->bits);
+    if (bits >= MAX_BITS)
+        return;
+    bb_unit **chains = calloc((size_t)1 << (bits + 1), sizeof(*chains));
+    if (!chains)
+        return;
+    lock_all_stripes();
+    if (m->bits == bits) {
+        rehash_into(chains, bits + 1);
+        bb_unit **old = m->chains;
+        m->chains = chains;
+        m->stripe_limit *= 2;
+        bb_store_relaxed(&m->bits, bits + 1);
+        chains = old != first_chains ? old : NULL;
+    }
+    unlock_all_stripes();
+    free(chains); /* the old heads, or the new ones if another grew first */
+}
 
 /* At finalization: units never freed leave entries whose descriptors are
  * about to be released with their chunks; a later ABT_init must not walk
  * them. No ES runs any more, so no lock is needed. */
 void bb_unit_map_clear(void)
 {
-    for (size_t i = 0; i < sizeof(bb_unit_map) / sizeof(bb_unit_map[0]); i++)
-        bb_unit_map[i].chain = NULL;
+    bb_unit_map *m = &bb_units_by_handle;
+    if (m->chains != first_chains)
+        free(m->chains);
+    for (unsigned i = 0; i < NUM_STRIPES; i++) {
+        first_chains[i] = NULL;
+        m->stripes[i].count = 0;
+    }
+    m->chains = first_chains;
+    m->stripe_limit = CHAIN_LIMIT;
+    bb_store_relaxed(&m->bits, (unsigned)BB_UNIT_MAP_STRIPE_BITS);
 }
 
 bb_unit *bb_unit_map_find(ABT_unit unit)
 {
-    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
-    bb_spin_lock(&b->lock);
-    bb_unit *u = b->chain;
+    bb_unit_map_stripe *s = bb_unit_map_stripe_of(unit);
+    bb_spin_lock(&s->lock);
+    bb_unit *u = *bb_unit_map_chain_of(unit);
     while (u && u->user_unit != unit)
         u = u->map_next;
-    bb_spin_unlock(&b->lock);
+    bb_spin_unlock(&s->lock);
     return u;
 }
 

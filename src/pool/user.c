@@ -62,14 +62,14 @@ static __attribute__((noinline)) void free_legacy_unit(const bb_pool_user *d, AB
         d->old.u_free(&unit);
 }
 
-/* Under the lock of `b`, the bucket of `u`'s unit: take the unit out of the
+/* Under the lock of `s`, the stripe of `u`'s unit: take the unit out of the
  * map and give it back to its pool. The unit is out of the map before the
  * pool may reuse its value for another work unit. */
-static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_map_bucket *b,
+static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_map_stripe *s,
                                                                       bb_unit *u)
 {
-    bb_unit_map_unlink(b, u);
-    bb_spin_unlock(&b->lock);
+    bb_unit_map_unlink(s, u);
+    bb_spin_unlock(&s->lock);
     bb_pool *p = u->unit_pool;
     ABT_unit unit = u->user_unit;
     u->unit_pool = NULL;
@@ -84,9 +84,9 @@ static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_ma
 
 static __attribute__((noinline)) void drop_contended(bb_unit *u)
 {
-    bb_unit_map_bucket *b = bb_unit_map_bucket_of(u->user_unit);
-    bb_spin_lock(&b->lock);
-    unmap_and_give_back(b, u);
+    bb_unit_map_stripe *s = bb_unit_map_stripe_of(u->user_unit);
+    bb_spin_lock(&s->lock);
+    unmap_and_give_back(s, u);
 }
 
 /* Give the unit of `u`'s user pool back to that pool. */
@@ -94,19 +94,36 @@ void bb_unit_drop_user_unit(bb_unit *u)
 {
     if (!u->unit_pool)
         return;
-    bb_unit_map_bucket *b = bb_unit_map_bucket_of(u->user_unit);
-    if (__builtin_expect(!bb_unit_map_try_lock(b), 0)) {
+    bb_unit_map_stripe *s = bb_unit_map_stripe_of(u->user_unit);
+    if (__builtin_expect(!bb_unit_map_try_lock(s), 0)) {
         drop_contended(u);
         return;
     }
-    unmap_and_give_back(b, u);
+    unmap_and_give_back(s, u);
 }
 
-static __attribute__((noinline)) void map_contended(bb_unit_map_bucket *b, bb_unit *u)
+/* map() with its stripe contended: out of line, with the spinning loop. */
+static __attribute__((noinline)) void map_contended(bb_unit_map_stripe *s, bb_unit *u)
 {
-    bb_spin_lock(&b->lock);
-    bb_unit_map_link(b, u);
-    bb_spin_unlock(&b->lock);
+    bb_spin_lock(&s->lock);
+    bool full = bb_unit_map_link(s, u);
+    bb_spin_unlock(&s->lock);
+    if (full)
+        bb_unit_map_grow();
+}
+
+/* Put `u`, whose user unit is set, into the map. */
+static inline void map(bb_unit *u)
+{
+    bb_unit_map_stripe *s = bb_unit_map_stripe_of(u->user_unit);
+    if (__builtin_expect(!bb_unit_map_try_lock(s), 0)) {
+        map_contended(s, u);
+        return;
+    }
+    bool full = bb_unit_map_link(s, u);
+    bb_spin_unlock(&s->lock);
+    if (__builtin_expect(full, 0))
+        bb_unit_map_grow();
 }
 
 /* Associate `u` with the user pool `pool`: the pool makes its unit now, so
@@ -123,13 +140,7 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
     u->user_unit = unit;
     u->unit_pool = pool;
     bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */
-    bb_unit_map_bucket *b = bb_unit_map_bucket_of(unit);
-    if (__builtin_expect(!bb_unit_map_try_lock(b), 0)) {
-        map_contended(b, u);
-        return ABT_SUCCESS;
-    }
-    bb_unit_map_link(b, u);
-    bb_spin_unlock(&b->lock);
+    map(u);
     return ABT_SUCCESS;
 }
 
