@@ -16,44 +16,38 @@
 #include "bb_xstream.h"
 #include "unit_map.h"
 
-/* Units per chain, on average over the chains of the fullest stripe, before
- * the chains double. */
-#define CHAIN_LIMIT 4u
 /* 2^30 chains (8 GiB of heads) at most: beyond, chains just grow longer. */
-#define MAX_BITS 30u
-
-static bb_unit *first_chains[1u << BB_UNIT_MAP_STRIPE_BITS];
-
-bb_unit_map bb_units_by_handle = {
-    .chains = first_chains,
-    .bits = BB_UNIT_MAP_STRIPE_BITS,
-    .stripe_limit = CHAIN_LIMIT,
-};
+#define MIN_SHIFT (64u - 30u)
+#define FIRST_SHIFT (64u - BB_UNIT_MAP_STRIPE_BITS)
 
 enum { NUM_STRIPES = 1u << BB_UNIT_MAP_STRIPE_BITS };
+
+static bb_unit *first_chains[NUM_STRIPES];
+
+bb_unit_map bb_units_by_handle = {.chains = first_chains, .shift = FIRST_SHIFT};
 
 static void lock_all_stripes(void)
 {
     for (unsigned i = 0; i < NUM_STRIPES; i++)
-        bb_spin_lock(&bb_units_by_handle.stripes[i].lock);
+        bb_spin_lock(&bb_units_by_handle.stripes[i]);
 }
 
 static void unlock_all_stripes(void)
 {
     for (unsigned i = 0; i < NUM_STRIPES; i++)
-        bb_spin_unlock(&bb_units_by_handle.stripes[i].lock);
+        bb_spin_unlock(&bb_units_by_handle.stripes[i]);
 }
 
-/* With every stripe locked: move each unit to its chain in `to`, 2^bits
- * heads, all NULL. */
-static void rehash_into(bb_unit **to, unsigned bits)
+/* With every stripe locked: move each unit to its chain in `to`, whose
+ * heads, all NULL, are indexed by the hash shifted by `shift`. */
+static void rehash_into(bb_unit **to, unsigned shift)
 {
     bb_unit_map *m = &bb_units_by_handle;
-    for (size_t i = 0; i < (size_t)1 << m->bits; i++) {
+    for (size_t i = 0; i < (size_t)1 << (64 - m->shift); i++) {
         bb_unit *u = m->chains[i];
         while (u) {
             bb_unit *next = u->map_next;
-            bb_unit **chain = &to[bb_unit_map_hash(u->user_unit) >> (64 - bits)];
+            bb_unit **chain = &to[bb_unit_map_hash(u->user_unit) >> shift];
             u->map_next = *chain;
             *chain = u;
             u = next;
@@ -66,19 +60,18 @@ static void rehash_into(bb_unit **to, unsigned bits)
 void bb_unit_map_grow(void)
 {
     bb_unit_map *m = &bb_units_by_handle;
-    unsigned bits = bb_load_relaxed(&m->bits);
-    if (bits >= MAX_BITS)
+    unsigned shift = bb_load_relaxed(&m->shift);
+    if (shift <= MIN_SHIFT)
         return;
-    bb_unit **chains = calloc((size_t)1 << (bits + 1), sizeof(*chains));
+    bb_unit **chains = calloc((size_t)1 << (64 - shift + 1), sizeof(*chains));
     if (!chains)
         return;
     lock_all_stripes();
-    if (m->bits == bits) {
-        rehash_into(chains, bits + 1);
+    if (m->shift == shift) {
+        rehash_into(chains, shift - 1);
         bb_unit **old = m->chains;
         m->chains = chains;
-        m->stripe_limit *= 2;
-        bb_store_relaxed(&m->bits, bits + 1);
+        bb_store_relaxed(&m->shift, shift - 1);
         chains = old != first_chains ? old : NULL;
     }
     unlock_all_stripes();
@@ -93,23 +86,26 @@ void bb_unit_map_clear(void)
     bb_unit_map *m = &bb_units_by_handle;
     if (m->chains != first_chains)
         free(m->chains);
-    for (unsigned i = 0; i < NUM_STRIPES; i++) {
+    for (unsigned i = 0; i < NUM_STRIPES; i++)
         first_chains[i] = NULL;
-        m->stripes[i].count = 0;
-    }
     m->chains = first_chains;
-    m->stripe_limit = CHAIN_LIMIT;
-    bb_store_relaxed(&m->bits, (unsigned)BB_UNIT_MAP_STRIPE_BITS);
+    bb_store_relaxed(&m->shift, FIRST_SHIFT);
 }
 
 bb_unit *bb_unit_map_find(ABT_unit unit)
 {
-    bb_unit_map_stripe *s = bb_unit_map_stripe_of(unit);
-    bb_spin_lock(&s->lock);
-    bb_unit *u = *bb_unit_map_chain_of(unit);
-    while (u && u->user_unit != unit)
+    uint64_t hash = bb_unit_map_hash(unit);
+    bb_spinlock *stripe = bb_unit_map_stripe(hash);
+    bb_spin_lock(stripe);
+    bb_unit *u = *bb_unit_map_chain(hash);
+    unsigned walked = 0;
+    while (u && u->user_unit != unit) {
         u = u->map_next;
-    bb_spin_unlock(&s->lock);
+        walked++;
+    }
+    bb_spin_unlock(stripe);
+    if (walked > BB_UNIT_MAP_LONG_CHAIN)
+        bb_unit_map_grow();
     return u;
 }
 

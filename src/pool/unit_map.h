@@ -5,10 +5,11 @@
  *
  * A unit's hash picks one of a fixed set of stripes (its top
  * BB_UNIT_MAP_STRIPE_BITS bits), whose spinlock guards the chains of that
- * stripe, and one of the 2^bits chains (its top `bits` bits, so that each
- * chain lies in one stripe). The chains double in number when a stripe
- * holds more than `stripe_limit` units, with every stripe locked, so that
- * chains stay short however many units live: a remove walks its chain.
+ * stripe, and one of the 2^(64 - shift) chains (its top 64 - shift bits, so
+ * that each chain lies in one stripe). A remove or a lookup walks its
+ * chain; one that finds a chain longer than BB_UNIT_MAP_LONG_CHAIN doubles
+ * the chains (bb_unit_map_grow, with every stripe locked), so that chains
+ * stay short however many units live, and an insert costs no count.
  */
 #ifndef BB_UNIT_MAP_H
 #define BB_UNIT_MAP_H
@@ -16,18 +17,13 @@
 #include "bb_pool.h"
 
 #define BB_UNIT_MAP_STRIPE_BITS 12
-
-typedef struct bb_unit_map_stripe {
-    bb_spinlock lock;
-    uint32_t count; /* units in its chains */
-} bb_unit_map_stripe;
+#define BB_UNIT_MAP_LONG_CHAIN 8
 
 typedef struct bb_unit_map {
-    bb_unit_map_stripe stripes[1u << BB_UNIT_MAP_STRIPE_BITS];
+    bb_spinlock stripes[1u << BB_UNIT_MAP_STRIPE_BITS];
     /* Changed only with every stripe locked, so read under any stripe's lock. */
-    bb_unit **chains;      /* 2^bits heads, through bb_unit.map_next */
-    unsigned bits;         /* >= BB_UNIT_MAP_STRIPE_BITS; atomic (read unlocked to grow) */
-    uint32_t stripe_limit; /* a stripe holding more asks for twice the chains */
+    bb_unit **chains; /* 2^(64 - shift) heads, through bb_unit.map_next */
+    unsigned shift;   /* <= 64 - BB_UNIT_MAP_STRIPE_BITS; atomic (read unlocked to grow) */
 } bb_unit_map;
 
 extern bb_unit_map bb_units_by_handle;
@@ -37,49 +33,49 @@ static inline uint64_t bb_unit_map_hash(ABT_unit unit)
     return (uint64_t)(uintptr_t)unit * 0x9e3779b97f4a7c15ull; /* Fibonacci hashing */
 }
 
-static inline bb_unit_map_stripe *bb_unit_map_stripe_of(ABT_unit unit)
+static inline bb_spinlock *bb_unit_map_stripe(uint64_t hash)
 {
-    return &bb_units_by_handle.stripes[bb_unit_map_hash(unit) >> (64 - BB_UNIT_MAP_STRIPE_BITS)];
+    return &bb_units_by_handle.stripes[hash >> (64 - BB_UNIT_MAP_STRIPE_BITS)];
 }
 
-/* Under the lock of the unit's stripe. */
-static inline bb_unit **bb_unit_map_chain_of(ABT_unit unit)
+/* Under the lock of the hash's stripe. */
+static inline bb_unit **bb_unit_map_chain(uint64_t hash)
 {
-    return &bb_units_by_handle.chains[bb_unit_map_hash(unit) >> (64 - bb_units_by_handle.bits)];
+    return &bb_units_by_handle.chains[hash >> bb_units_by_handle.shift];
 }
 
 /* Stripes are rarely contended: callers try the exchange once and take a
  * separate, out-of-line path when it fails, so that the spinning loop does
  * not cost the common path its registers. */
-static inline bool bb_unit_map_try_lock(bb_unit_map_stripe *s)
+static inline bool bb_unit_map_try_lock(bb_spinlock *stripe)
 {
-    return __atomic_exchange_n(&s->lock.locked, 1u, __ATOMIC_ACQUIRE) == 0;
+    return __atomic_exchange_n(&stripe->locked, 1u, __ATOMIC_ACQUIRE) == 0;
 }
 
-/* Under the lock of `s`, the stripe of u->user_unit. Returns whether the
- * stripe is now over its limit: the caller then calls bb_unit_map_grow,
- * once the lock is released. */
-static inline bool bb_unit_map_link(bb_unit_map_stripe *s, bb_unit *u)
+/* Under the lock of the stripe of `hash`, that of u->user_unit. */
+static inline void bb_unit_map_link(uint64_t hash, bb_unit *u)
 {
-    bb_unit **chain = bb_unit_map_chain_of(u->user_unit);
+    bb_unit **chain = bb_unit_map_chain(hash);
     u->map_next = *chain;
     *chain = u;
-    return ++s->count > bb_units_by_handle.stripe_limit;
 }
 
-/* Under the lock of `s`, the stripe of u->user_unit: take out `u` itself
- * (not merely an entry with its key, which a new unit of the same value may
- * share for a moment). */
-static inline void bb_unit_map_unlink(bb_unit_map_stripe *s, bb_unit *u)
+/* Under the lock of the stripe of `hash`, that of u->user_unit: take out
+ * `u` itself (not merely an entry with its key, which a new unit of the
+ * same value may share for a moment). Returns whether its chain was long:
+ * the caller then calls bb_unit_map_grow, once the lock is released. */
+static inline bool bb_unit_map_unlink(uint64_t hash, bb_unit *u)
 {
-    bb_unit **link = bb_unit_map_chain_of(u->user_unit);
-    while (*link && *link != u)
+    bb_unit **link = bb_unit_map_chain(hash);
+    unsigned walked = 0;
+    while (*link && *link != u) {
         link = &(*link)->map_next;
-    if (*link) {
-        *link = u->map_next;
-        s->count--;
+        walked++;
     }
+    if (*link)
+        *link = u->map_next;
     u->map_next = NULL; /* as in a free descriptor (bb_unit_make_free) */
+    return walked > BB_UNIT_MAP_LONG_CHAIN;
 }
 
 /* Twice the chains, unless another caller has grown them meanwhile or

@@ -62,14 +62,16 @@ static __attribute__((noinline)) void free_legacy_unit(const bb_pool_user *d, AB
         d->old.u_free(&unit);
 }
 
-/* Under the lock of `s`, the stripe of `u`'s unit: take the unit out of the
- * map and give it back to its pool. The unit is out of the map before the
- * pool may reuse its value for another work unit. */
-static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_map_stripe *s,
-                                                                      bb_unit *u)
+/* Under the lock of `stripe`, that of `hash`, the hash of `u`'s unit: take
+ * the unit out of the map and give it back to its pool. The unit is out of
+ * the map before the pool may reuse its value for another work unit. */
+static inline __attribute__((always_inline)) void
+unmap_and_give_back(bb_spinlock *stripe, uint64_t hash, bb_unit *u)
 {
-    bb_unit_map_unlink(s, u);
-    bb_spin_unlock(&s->lock);
+    bool long_chain = bb_unit_map_unlink(hash, u);
+    bb_spin_unlock(stripe);
+    if (__builtin_expect(long_chain, 0))
+        bb_unit_map_grow();
     bb_pool *p = u->unit_pool;
     ABT_unit unit = u->user_unit;
     u->unit_pool = NULL;
@@ -82,11 +84,11 @@ static inline __attribute__((always_inline)) void unmap_and_give_back(bb_unit_ma
         d->free_unit(bb_pool_handle(p), unit);
 }
 
-static __attribute__((noinline)) void drop_contended(bb_unit *u)
+static __attribute__((noinline)) void drop_contended(bb_spinlock *stripe, uint64_t hash,
+                                                     bb_unit *u)
 {
-    bb_unit_map_stripe *s = bb_unit_map_stripe_of(u->user_unit);
-    bb_spin_lock(&s->lock);
-    unmap_and_give_back(s, u);
+    bb_spin_lock(stripe);
+    unmap_and_give_back(stripe, hash, u);
 }
 
 /* Give the unit of `u`'s user pool back to that pool. */
@@ -94,36 +96,34 @@ void bb_unit_drop_user_unit(bb_unit *u)
 {
     if (!u->unit_pool)
         return;
-    bb_unit_map_stripe *s = bb_unit_map_stripe_of(u->user_unit);
-    if (__builtin_expect(!bb_unit_map_try_lock(s), 0)) {
-        drop_contended(u);
+    uint64_t hash = bb_unit_map_hash(u->user_unit);
+    bb_spinlock *stripe = bb_unit_map_stripe(hash);
+    if (__builtin_expect(!bb_unit_map_try_lock(stripe), 0)) {
+        drop_contended(stripe, hash, u);
         return;
     }
-    unmap_and_give_back(s, u);
+    unmap_and_give_back(stripe, hash, u);
 }
 
-/* map() with its stripe contended: out of line, with the spinning loop. */
-static __attribute__((noinline)) void map_contended(bb_unit_map_stripe *s, bb_unit *u)
+static __attribute__((noinline)) void map_contended(bb_spinlock *stripe, uint64_t hash,
+                                                    bb_unit *u)
 {
-    bb_spin_lock(&s->lock);
-    bool full = bb_unit_map_link(s, u);
-    bb_spin_unlock(&s->lock);
-    if (full)
-        bb_unit_map_grow();
+    bb_spin_lock(stripe);
+    bb_unit_map_link(hash, u);
+    bb_spin_unlock(stripe);
 }
 
-/* Put `u`, whose user unit is set, into the map. */
-static inline void map(bb_unit *u)
+/* Put `u`, whose user unit is `unit`, into the map. */
+static inline void map(bb_unit *u, ABT_unit unit)
 {
-    bb_unit_map_stripe *s = bb_unit_map_stripe_of(u->user_unit);
-    if (__builtin_expect(!bb_unit_map_try_lock(s), 0)) {
-        map_contended(s, u);
+    uint64_t hash = bb_unit_map_hash(unit);
+    bb_spinlock *stripe = bb_unit_map_stripe(hash);
+    if (__builtin_expect(!bb_unit_map_try_lock(stripe), 0)) {
+        map_contended(stripe, hash, u);
         return;
     }
-    bool full = bb_unit_map_link(s, u);
-    bb_spin_unlock(&s->lock);
-    if (__builtin_expect(full, 0))
-        bb_unit_map_grow();
+    bb_unit_map_link(hash, u);
+    bb_spin_unlock(stripe);
 }
 
 /* Associate `u` with the user pool `pool`: the pool makes its unit now, so
@@ -140,7 +140,7 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
     u->user_unit = unit;
     u->unit_pool = pool;
     bb_store_relaxed(&u->pool, pool); /* others peek (migration, queries) */
-    map(u);
+    map(u, unit);
     return ABT_SUCCESS;
 }
 
