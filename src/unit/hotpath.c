@@ -163,18 +163,16 @@ static __attribute__((noinline)) int undo_create(bb_unit *u, int err, ABT_thread
     return err;
 }
 
-/* The create shortcut into a user pool, out of line so that the built-in
- * pools' one builds no stack frame. The pool makes its unit before the push,
- * where a failure can still be reported. */
+/* The create shortcut into a user pool that `es` may push to (create_route),
+ * out of line so that the built-in pools' one builds no stack frame. The
+ * pool makes its unit before the push, where a failure can still be
+ * reported. */
 static __attribute__((noinline)) int create_in_user_pool(bb_xstream *es, bool is_ult,
                                                          bb_pool *pool, void (*func)(void *),
                                                          void *arg, ABT_thread *newunit)
 {
-    int err = bb_pool_check_access(pool); /* a user pool may be private too */
-    if (err != ABT_SUCCESS)
-        return err;
     bb_unit *u = take_cached_unit(es, is_ult, pool, func, arg, newunit != NULL);
-    err = bb_unit_attach_user_unit(u, pool);
+    int err = bb_unit_attach_user_unit(u, pool);
     if (err != ABT_SUCCESS)
         return undo_create(u, err, newunit);
     if (newunit)
@@ -185,8 +183,8 @@ static __attribute__((noinline)) int create_in_user_pool(bb_xstream *es, bool is
 
 /* Which create shortcut fits `pool` for a unit made on `es`, from one look
  * at its home (bb_pool.h: only private pools have one). A private FIFO of
- * `es` is pushed to inline. A pool with another home takes the general path,
- * which checks the access. */
+ * `es` is pushed to inline. A pool with another home, a user pool too, takes
+ * the general path, which checks the access. */
 enum create_route { CREATE_INLINE, CREATE_USER_POOL, CREATE_PUSH, CREATE_GENERAL };
 
 static inline enum create_route create_route(const bb_xstream *es, const bb_pool *pool)
@@ -194,9 +192,10 @@ static inline enum create_route create_route(const bb_xstream *es, const bb_pool
     const bb_xstream *home = bb_load_relaxed(&pool->home);
     if (home == es && bb_pool_can(pool, BB_POOL_PRIVATE_FIFO)) /* never a user pool */
         return CREATE_INLINE;
+    bool open = !home || home == es;
     if (__builtin_expect(pool->user != NULL, 0))
-        return CREATE_USER_POOL;
-    return !home || home == es ? CREATE_PUSH : CREATE_GENERAL;
+        return open ? CREATE_USER_POOL : CREATE_GENERAL;
+    return open ? CREATE_PUSH : CREATE_GENERAL;
 }
 
 /* ABT_thread_create and ABT_task_create. Each route tests the cache next
