@@ -315,7 +315,9 @@ int ABT_self_resume_exit_to(ABT_thread thread)
     return err;
 }
 
-/* Run `thread` as a child of the caller, which acts as its scheduler. */
+/* Run `thread` as a child of the caller, which acts as its scheduler. A
+ * stacked scheduler (ABT_pool_add_sched: its ULT has a pool) is a unit like
+ * any other here; an ES's main scheduler (none) is not. */
 int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
 {
     if (thread == ABT_THREAD_NULL)
@@ -325,7 +327,7 @@ int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     if (err != ABT_SUCCESS)
         return err;
     bb_unit *target = bb_unit_of(thread);
-    if (target == self || (target->flags & BB_UNIT_SCHED))
+    if (target == self || ((target->flags & BB_UNIT_SCHED) && !bb_load_relaxed(&target->pool)))
         return ABT_ERR_INV_THREAD;
     if (bb_unit_state(target) != ABT_THREAD_STATE_READY)
         return ABT_ERR_THREAD; /* running, blocked or finished: nothing to schedule */
