@@ -64,6 +64,8 @@ struct bb_sched {
                                   not run it directly: the loop runs it before it pops
                                   again (bb_sched_take_handed). Owner ES only */
     bb_xstream *xstream;       /* ES it is the main scheduler of (bb_sched_attach) */
+    uint32_t pins;             /* other threads using it as an ES's main scheduler
+                                  (bb_xstream_pin_main_sched); retired only at 0; atomic */
     bool has_private_pool;     /* so takes in migrated units at its event checks */
     bb_unit *unit;             /* ULT running the loop, while in use; atomic (print) */
     void *data;                /* ABT_sched_set_data */
@@ -140,6 +142,13 @@ static inline void bb_sched_unclaim(bb_sched *s)
     __atomic_store_n(&s->used, BB_SCHED_UNUSED, __ATOMIC_RELEASE);
 }
 
+/* The end of a bb_xstream_pin_main_sched: what the caller did with `s` is
+ * done before its retirement may begin. */
+static inline void bb_sched_unpin(bb_sched *s)
+{
+    bb_fetch_add_acq_rel(&s->pins, (uint32_t)-1);
+}
+
 static inline bool bb_sched_is_used(bb_sched *s)
 {
     return __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) != BB_SCHED_UNUSED;
@@ -178,6 +187,7 @@ void bb_sched_request(bb_sched *sched, uint32_t bits);
 void bb_sched_attach(bb_sched *s, bb_xstream *es);
 void bb_sched_detach(bb_sched *s);
 bool bb_sched_has_to_stop(bb_sched *sched);
+bool bb_sched_pools_are_drained(bb_sched *sched);
 void bb_sched_check_events(bb_sched *sched);
 bb_pool *bb_sched_migration_pool(bb_sched *sched);
 

@@ -49,6 +49,11 @@ struct bb_xstream {
     bb_unit *self_joiner;      /* ULT parked in ABT_xstream_join of this ES until it stops */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */
     /* Shared with other ESs. */
+    bb_spinlock sched_lock;    /* orders the changes of main_sched with other threads'
+                                  looks at it: pins, stop requests */
+    uint32_t stop_bits;        /* BB_SCHED_REQ_FINISH / EXIT asked of this ES (join,
+                                  free, cancel, exit, finalize): every main scheduler it
+                                  gets inherits them; under sched_lock */
     bb_unit *remote_ready;     /* ULTs of private pools it pops, woken elsewhere, for it to
                                   make ready (switch.c); BB_INBOX_CLOSED while its
                                   scheduler does not run; atomic */
@@ -125,6 +130,14 @@ static inline bb_mem_cache *bb_self_mem_cache(void)
     bb_xstream *es = bb_tls_xstream;
     return es ? &es->cache : 0;
 }
+
+/* Another thread's use of an ES's main scheduler, which the ES may replace
+ * meanwhile (xstream.c): a stop request reaches whichever scheduler is main
+ * now and every later one; a pinned scheduler is not retired until
+ * bb_sched_unpin. NULL if the ES has none (being created). */
+void bb_xstream_request_stop(bb_xstream *es, uint32_t bits);
+bb_sched *bb_xstream_pin_main_sched(bb_xstream *es);
+bb_pool *bb_xstream_first_main_pool(bb_xstream *es); /* ABT_*_create_on_xstream */
 
 int bb_xstream_create_primary(bb_xstream **out);
 void bb_xstream_finalize_primary(bb_xstream *es);

@@ -184,7 +184,7 @@ void bb_sched_request(bb_sched *s, uint32_t bits)
 
 /* A unit handed to the loop (bb_sched_take_handed) counts as one in its
  * pool. */
-static bool pools_are_drained(bb_sched *s)
+bool bb_sched_pools_are_drained(bb_sched *s)
 {
     if (s->handed)
         return false;
@@ -204,7 +204,7 @@ bool bb_sched_has_to_stop(bb_sched *s)
     if (req & BB_SCHED_REQ_EXIT)
         return true;
     if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) || bb_load_relaxed(&s->used) == BB_SCHED_IN_POOL)
-        return pools_are_drained(s);
+        return bb_sched_pools_are_drained(s);
     return false;
 }
 

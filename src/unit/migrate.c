@@ -134,14 +134,18 @@ static bool sched_has_pool(bb_sched *s, bb_pool *pool)
     return false;
 }
 
-/* Into the scheduler's migration pool, unless the unit is in one of its pools
- * already. */
-static int migrate_to_sched(bb_unit *u, bb_sched *s)
+/* The scheduler's migration pool, or NULL if the unit is in one of its pools
+ * already (or it names none). */
+static bb_pool *migration_target(bb_unit *u, bb_sched *s)
 {
     bb_pool *to = bb_sched_migration_pool(s);
-    if (!to || sched_has_pool(s, bb_load_relaxed(&u->pool)))
-        return ABT_ERR_MIGRATION_TARGET;
-    return bb_unit_migrate(u, to);
+    return to && !sched_has_pool(s, bb_load_relaxed(&u->pool)) ? to : NULL;
+}
+
+static int migrate_to_sched(bb_unit *u, bb_sched *s)
+{
+    bb_pool *to = migration_target(u, s);
+    return to ? bb_unit_migrate(u, to) : ABT_ERR_MIGRATION_TARGET;
 }
 
 int ABT_thread_migrate_to_sched(ABT_thread thread, ABT_sched sched)
@@ -155,11 +159,17 @@ int ABT_thread_migrate_to_sched(ABT_thread thread, ABT_sched sched)
     return migrate_to_sched(u, bb_sched_of(sched));
 }
 
+/* The ES may replace its main scheduler meanwhile: that one is pinned while
+ * its migration pool is chosen, not during the move, which may switch. */
 static int migrate_to_xstream(bb_unit *u, bb_xstream *es)
 {
     if (!xstream_is_running(es))
         return ABT_ERR_INV_XSTREAM; /* nothing would ever run it there */
-    return migrate_to_sched(u, es->main_sched);
+    bb_sched *s = bb_xstream_pin_main_sched(es);
+    bb_pool *to = s ? migration_target(u, s) : NULL;
+    if (s)
+        bb_sched_unpin(s);
+    return to ? bb_unit_migrate(u, to) : ABT_ERR_MIGRATION_TARGET;
 }
 
 int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream)
@@ -183,9 +193,13 @@ static bb_xstream *pick_other_xstream(bb_unit *u)
     int start = last ? bb_load_relaxed(&last->rank) : 0;
     for (int i = 1; i <= bb_rt.xstreams_cap && !pick; i++) {
         bb_xstream *es = bb_rt.xstreams[(start + i) % bb_rt.xstreams_cap];
-        if (es && es != last && xstream_is_running(es) &&
-            !sched_has_pool(es->main_sched, bb_load_relaxed(&u->pool)))
+        if (!es || es == last || !xstream_is_running(es))
+            continue;
+        bb_sched *s = bb_xstream_pin_main_sched(es);
+        if (s && !sched_has_pool(s, bb_load_relaxed(&u->pool)))
             pick = es;
+        if (s)
+            bb_sched_unpin(s);
     }
     pthread_mutex_unlock(&bb_rt.lock);
     return pick;

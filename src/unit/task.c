@@ -30,7 +30,7 @@ int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), v
         return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    bb_pool *pool = bb_sched_first_pool(bb_xstream_of(xstream)->main_sched);
+    bb_pool *pool = bb_xstream_first_main_pool(bb_xstream_of(xstream));
     if (!pool)
         return ABT_ERR_INV_POOL; /* its main scheduler has no pool */
     return create_tasklet(pool, task_func, arg, newtask);

@@ -66,7 +66,7 @@ int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *
         return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    bb_pool *pool = bb_sched_first_pool(bb_xstream_of(xstream)->main_sched);
+    bb_pool *pool = bb_xstream_first_main_pool(bb_xstream_of(xstream));
     if (!pool)
         return ABT_ERR_INV_POOL; /* its main scheduler has no pool */
     return create_ult(pool, thread_func, arg, attr, false, (bb_unit **)(void *)newthread);

@@ -58,8 +58,68 @@ void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
     bb_unit_run(es, u);
 }
 
+/* ---- the main scheduler and other threads ---------------------------------- */
+
+void bb_xstream_request_stop(bb_xstream *es, uint32_t bits)
+{
+    bb_spin_lock(&es->sched_lock);
+    es->stop_bits |= bits;
+    if (es->main_sched)
+        bb_sched_request(es->main_sched, bits);
+    bb_spin_unlock(&es->sched_lock);
+}
+
+/* The primary ES stops only for ABT_finalize: other requests are dropped. */
+static void drop_stop_requests(bb_xstream *es)
+{
+    bb_spin_lock(&es->sched_lock);
+    es->stop_bits = 0;
+    bb_store_relaxed(&es->main_sched->request, 0u);
+    bb_spin_unlock(&es->sched_lock);
+}
+
+bb_sched *bb_xstream_pin_main_sched(bb_xstream *es)
+{
+    bb_spin_lock(&es->sched_lock);
+    bb_sched *s = es->main_sched;
+    if (s)
+        bb_fetch_add_relaxed(&s->pins, 1u);
+    bb_spin_unlock(&es->sched_lock);
+    return s;
+}
+
+bb_pool *bb_xstream_first_main_pool(bb_xstream *es)
+{
+    bb_sched *s = bb_xstream_pin_main_sched(es);
+    bb_pool *pool = s ? bb_sched_first_pool(s) : NULL;
+    if (s)
+        bb_sched_unpin(s);
+    return pool;
+}
+
+/* `s`, claimed for `es` and attached, becomes its main scheduler, with the
+ * stop requests `es` has had. */
+static void install_main_sched(bb_xstream *es, bb_sched *s)
+{
+    bb_spin_lock(&es->sched_lock);
+    es->main_sched = s;
+    if (es->stop_bits)
+        bb_sched_request(s, es->stop_bits);
+    bb_spin_unlock(&es->sched_lock);
+}
+
+/* No other thread can pin `s` any more (it is no ES's main scheduler):
+ * wait for those that did. */
+static void wait_unpinned(bb_sched *s)
+{
+    unsigned spins = 0;
+    while (bb_load_acquire(&s->pins) != 0)
+        bb_spin_wait_step(&spins);
+}
+
 static void retire_sched(bb_sched *s)
 {
+    wait_unpinned(s);
     bb_sched_detach(s);
     bb_store_relaxed(&s->request, 0u);
     if (s->automatic)
@@ -83,6 +143,9 @@ static void run_main_scheds(bb_xstream *es)
         es->restartable = NULL;
         if (s != es->retiring)
             return; /* the main scheduler stopped for good */
+        wait_unpinned(s);
+        if (!bb_sched_pools_are_drained(s))
+            continue; /* a thread that had pinned it pushed work: run that too */
         es->retiring = NULL;
         retire_sched(s);
         bb_unit *replacer = es->replacer;
@@ -150,8 +213,7 @@ static void primary_sched_main(void *arg)
         run_main_scheds(es);
         if (es->finalizer)
             break;
-        /* Only ABT_finalize stops the primary ES: ignore other requests. */
-        bb_store_relaxed(&es->main_sched->request, 0u);
+        drop_stop_requests(es); /* only ABT_finalize stops the primary ES */
     }
     bb_xstream_close_inbox(es);
     bb_unit *primary = es->finalizer;
@@ -288,7 +350,7 @@ void bb_xstream_finalize_primary(bb_xstream *es)
 {
     bb_unit *self = es->current;
     es->finalizer = self;
-    bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
+    bb_xstream_request_stop(es, BB_SCHED_REQ_FINISH);
     bb_store_relaxed(&es->current, es->sched_unit);
     bb_switch(self, es->sched_unit, NULL, NULL);
     /* Back on the primary ULT, after the scheduler stopped. Its unit of a
@@ -332,7 +394,7 @@ static int leave_joined_xstream(bb_xstream *es)
         !bb_pool_is_served_by_many(self->pool) || es->self_joiner)
         return ABT_ERR_INV_XSTREAM;
     es->self_joiner = self;
-    bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
+    bb_xstream_request_stop(es, BB_SCHED_REQ_FINISH);
     bb_ult_park(self);
     return ABT_SUCCESS; /* on another ES now */
 }
@@ -349,7 +411,7 @@ static int join_secondary(bb_xstream *es, bool may_leave)
             return err;
     }
     if (es->has_thread) {
-        bb_sched_request(es->main_sched, BB_SCHED_REQ_FINISH);
+        bb_xstream_request_stop(es, BB_SCHED_REQ_FINISH);
         join_thread(es);
     }
     return ABT_SUCCESS;
@@ -479,7 +541,10 @@ int ABT_xstream_revive(ABT_xstream xstream)
         pthread_join(es->thread, NULL);
         bb_xstream_set_thread(es, NULL);
     }
+    bb_spin_lock(&es->sched_lock); /* a revived ES starts with no stop request */
+    es->stop_bits = 0;
     bb_store_relaxed(&es->main_sched->request, 0u);
+    bb_spin_unlock(&es->sched_lock);
     return start_thread(es);
 }
 
@@ -495,7 +560,7 @@ int ABT_xstream_exit(void)
         return ABT_ERR_INV_THREAD;
     if (es->is_primary)
         return ABT_ERR_INV_XSTREAM;
-    bb_sched_request(es->main_sched, BB_SCHED_REQ_EXIT);
+    bb_xstream_request_stop(es, BB_SCHED_REQ_EXIT);
     if (bb_unit_is_main_sched(self))
         return ABT_SUCCESS; /* its loop sees the request at its next check */
     bb_ult_exit(self);
@@ -510,7 +575,7 @@ int ABT_xstream_cancel(ABT_xstream xstream)
     bb_xstream *es = bb_xstream_of(xstream);
     if (es->is_primary)
         return ABT_ERR_INV_XSTREAM;
-    bb_sched_request(es->main_sched, BB_SCHED_REQ_EXIT);
+    bb_xstream_request_stop(es, BB_SCHED_REQ_EXIT);
     return ABT_SUCCESS;
 }
 
@@ -582,7 +647,9 @@ int ABT_xstream_get_main_sched(ABT_xstream xstream, ABT_sched *sched)
     int err = check_xstream_query(xstream, sched);
     if (err != ABT_SUCCESS)
         return err;
-    *sched = bb_sched_handle(bb_xstream_of(xstream)->main_sched);
+    bb_sched *s = bb_xstream_pin_main_sched(bb_xstream_of(xstream));
+    *sched = bb_sched_handle(s);
+    bb_sched_unpin(s);
     return ABT_SUCCESS;
 }
 
@@ -594,9 +661,10 @@ int ABT_xstream_get_main_pools(ABT_xstream xstream, int max_pools, ABT_pool *poo
         return ABT_ERR_INV_XSTREAM;
     if (max_pools < 0 || (max_pools > 0 && !pools))
         return ABT_ERR_INV_ARG;
-    bb_sched *s = bb_xstream_of(xstream)->main_sched;
+    bb_sched *s = bb_xstream_pin_main_sched(bb_xstream_of(xstream));
     for (int i = 0; i < max_pools && i < s->num_pools; i++)
         pools[i] = bb_pool_handle(s->pools[i]);
+    bb_sched_unpin(s);
     return ABT_SUCCESS;
 }
 
@@ -690,44 +758,51 @@ static int check_sched_replacer(bb_xstream *es, bb_unit **self)
 /* A replacement is already pending on `es` (its ULTs run while the old
  * scheduler drains its pools), and another caller replaces the scheduler
  * again: the later call wins, as in Argobots. The pending scheduler is
- * dropped, never having run; the earlier caller, parked until the switch,
- * returns now, with success, in `pool`, the winner's first pool, since
- * its own pool may die with the dropped scheduler. */
-static int overrule_pending(bb_xstream *es, bb_pool *pool)
+ * dropped, never having run (drop_pending, once the winner is installed);
+ * the earlier caller, parked until the switch, returns now, with success,
+ * in `pool`, the winner's first pool, since its own pool may die with the
+ * dropped scheduler. */
+static int move_earlier_replacer(bb_xstream *es, bb_pool *pool)
 {
+    return bb_unit_set_pool(es->replacer, pool);
+}
+
+static void drop_pending(bb_xstream *es, bb_sched *pending)
+{
+    retire_sched(pending);
     bb_unit *earlier = es->replacer;
-    int err = bb_unit_set_pool(earlier, pool);
-    if (err != ABT_SUCCESS)
-        return err;
-    retire_sched(es->main_sched);
     es->replacer = NULL;
     bb_unit_make_ready(earlier);
-    return ABT_SUCCESS;
 }
 
 /* Install `s`, claimed by the caller, as the main scheduler of `es`; the
  * caller passed check_sched_replacer. On a running ES the caller moves into
  * the new scheduler's first pool, so there must be one; a replacement still
- * pending there gives way (overrule_pending). */
+ * pending there gives way (move_earlier_replacer, drop_pending). */
 static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
 {
     bool running_here = bb_self_xstream() == es;
+    bb_sched *pending = NULL;
     if (running_here) {
         if (s->num_pools == 0)
             return ABT_ERR_INV_SCHED;
         bb_pool *was = self->pool;
         int err = bb_unit_set_pool(self, s->pools[0]);
         if (err == ABT_SUCCESS && es->retiring)
-            err = overrule_pending(es, s->pools[0]);
+            err = move_earlier_replacer(es, s->pools[0]);
         if (err != ABT_SUCCESS) {
             (void)bb_unit_set_pool(self, was); /* back; only a user pool's create_unit
                                                   could fail, and leave it in s's pool */
             return err;
         }
+        if (es->retiring)
+            pending = es->main_sched;
     }
     bb_sched *old = es->retiring ? es->retiring : es->main_sched;
-    es->main_sched = s;
     bb_sched_attach(s, es);
+    install_main_sched(es, s);
+    if (pending)
+        drop_pending(es, pending);
     if (!running_here) {
         retire_sched(old); /* not running: used from ABT_xstream_revive on */
         return ABT_SUCCESS;
