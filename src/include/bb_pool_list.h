@@ -4,8 +4,8 @@
  * provides the mutual exclusion (none for a private pool, the pool's
  * spinlock otherwise).
  *
- * A unit in no list has no predecessor (list_contains relies on it), but its
- * `next` may be stale: nothing reads it before a push sets it.
+ * A unit in no list has no predecessor, but its `next` may be stale: nothing
+ * reads it before a push sets it.
  */
 #ifndef BB_POOL_LIST_H
 #define BB_POOL_LIST_H
@@ -114,39 +114,14 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
 }
 
 
-/* A unit in this list is associated with its pool, and it is the head or
- * its predecessor links to it (a unit in no list has no predecessor: every
- * pop and remove clears it). A unit of another pool fails the first test:
- * ABT_pool_remove(Q, a unit of P) is refused. Only for a private pool,
- * whose units nobody else moves: see list_holds. */
-static inline bool list_contains(bb_pool *p, bb_unit *u)
-{
-    return u->pool == p && (p->head == u || (u->prev && u->prev->next == u));
-}
-
-/* Take `u` out of the list if `in_list` says it is there. */
-static inline int list_take_out_if(bb_pool *p, bb_unit *u, bool in_list)
-{
-    if (!in_list)
-        return ABT_ERR_POOL;
-    list_unlink(p, u);
-    list_count(p, -1);
-    return ABT_SUCCESS;
-}
-
-static inline int list_remove(bb_pool *p, bb_unit *u)
-{
-    return list_take_out_if(p, u, list_contains(p, u));
-}
-
-/* Whether `u` is in the list of `p`, a shared pool whose lock the caller
- * holds, found through the list alone. list_contains would read the
- * unit's own pool and links, which a unit that is not in this list may be
- * changing meanwhile (popped from another pool, associated with this one,
- * pushed into another under that pool's lock): a data race, and a wrong
- * yes when it reads this pool in `pool` and another list in its links. So
- * the list is walked from both ends at once: the units one usually looks
- * for (the oldest, the newest) are found at once. */
+/* Whether `u` is in the list of `p`, found through the list alone, which
+ * the caller holds (a shared pool's lock, a private pool's ES). The unit's
+ * own pool and links are not read: a unit that is not in this list may be
+ * changing them meanwhile (popped from another pool, associated with this
+ * one by a migration on another ES, pushed into another list): a data race,
+ * and a wrong yes when it reads this pool in `pool` and another list in its
+ * links. So the list is walked from both ends at once: the units one
+ * usually looks for (the oldest, the newest) are found at once. */
 static inline bool list_holds(const bb_pool *p, const bb_unit *u)
 {
     const bb_unit *front = p->head, *back = p->tail;
@@ -161,8 +136,17 @@ static inline bool list_holds(const bb_pool *p, const bb_unit *u)
     return false;
 }
 
-/* list_remove for a shared pool, under its lock (list_holds). */
-static inline int list_remove_held(bb_pool *p, bb_unit *u)
+/* Take `u` out of the list if `in_list` says it is there. */
+static inline int list_take_out_if(bb_pool *p, bb_unit *u, bool in_list)
+{
+    if (!in_list)
+        return ABT_ERR_POOL;
+    list_unlink(p, u);
+    list_count(p, -1);
+    return ABT_SUCCESS;
+}
+
+static inline int list_remove(bb_pool *p, bb_unit *u)
 {
     return list_take_out_if(p, u, list_holds(p, u));
 }
@@ -183,7 +167,7 @@ static inline int list_trade(bb_pool *p, bb_unit *out, bb_unit *in)
         out->prev = NULL;
         return ABT_SUCCESS;
     }
-    if (!list_contains(p, out))
+    if (!list_holds(p, out))
         return ABT_ERR_POOL;
     list_unlink(p, out);
     list_link_tail(p, in);

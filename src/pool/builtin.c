@@ -165,7 +165,7 @@ static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
 static int shared_remove(bb_pool *p, bb_unit *u)
 {
     bb_spin_lock(&p->lock);
-    int err = list_remove_held(p, u);
+    int err = list_remove(p, u);
     bb_spin_unlock(&p->lock);
     return err;
 }

@@ -50,13 +50,18 @@ static __attribute__((noinline)) bb_pool *push_migrating(bb_unit *u, bb_pool_ctx
     return to;
 }
 
-/* Push `u` where it belongs now; returns that pool. */
+/* Push `u` where it belongs now; returns that pool. A private pool of
+ * another ES (a ULT a *_to call ran here, or woken here) gets it through
+ * its incoming stack, as a migration does. */
 static inline bb_pool *push_ready(bb_unit *u, bb_pool_ctx ctx)
 {
     if (has_pending_migration(u))
         return push_migrating(u, ctx);
     bb_pool *to = u->pool;
-    bb_pool_push(to, u, ctx);
+    if (__builtin_expect(!bb_pool_surely_open_to(to, bb_self_xstream()), 0))
+        bb_pool_push_migrated(to, u);
+    else
+        bb_pool_push(to, u, ctx);
     return to;
 }
 
@@ -162,6 +167,9 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
     uint32_t req = bb_load_relaxed(&u->requests);
     if ((req & BB_REQ_CANCEL) && !bb_load_relaxed(&u->in_wait)) {
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_CANCEL, NULL, NULL, NULL, 0, NULL);
+        u->wait_target = NULL; /* transient, cleared when it runs, which it will not:
+                                  a creator's child must not take this descriptor,
+                                  reused, for its creator (take_back) */
         bb_unit_terminate(u);
         return false;
     }
@@ -352,8 +360,23 @@ static void adopt(bb_unit *self, bb_unit *target)
 }
 
 /* Give the ES to `target`; `then(self)` runs once the caller is saved. */
+/* `target` has a request, served now: a cancel ends it, a migration moves
+ * it. Returns whether it may still run here. */
+static bool serve_target_requests(bb_unit *target)
+{
+    bb_unit_wait_until_saved(target); /* before a request may end it */
+    return !has_requests(target) || serve_requests(target);
+}
+
+/* Give the ES to `target`; `then(self)` runs once the caller is saved. A
+ * target whose request ended or moved it is not run: the caller leaves to
+ * its parent instead, as a plain yield (or suspend) does. */
 static void hand_over(bb_unit *self, bb_unit *target, bb_ctx_fn then)
 {
+    if (__builtin_expect(has_requests(target), 0) && !serve_target_requests(target)) {
+        switch_to_parent(self, then, self);
+        return;
+    }
     adopt(self, target);
     bb_switch(self, target, then, self);
 }
@@ -404,6 +427,8 @@ void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
 
 void bb_ult_exit_to(bb_unit *self, bb_unit *target)
 {
+    if (__builtin_expect(has_requests(target), 0) && !serve_target_requests(target))
+        bb_ult_exit(self); /* as ABT_thread_exit */
     adopt(self, target);
     bb_switch_exit(self, target, finish_exited, self);
 }
