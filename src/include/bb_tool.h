@@ -9,6 +9,7 @@
 #define BB_TOOL_H
 
 #include <abt.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bb_atomic.h"
@@ -25,11 +26,17 @@ typedef struct bb_tool_ctx {
     const void *sync_obj; /* the handle of that object */
 } bb_tool_ctx;
 
-/* The registered events. Event sites read it with a plain load, so that the
- * test is one instruction on memory (an atomic load is not folded into it);
- * registration writes it atomically, and a stale read only means an event
- * seen or missed while the registration changes, which Argobots allows. */
-extern __attribute__((visibility("hidden"))) uint64_t bb_tool_mask;
+/* The registered events (ABT_TOOL_EVENT_THREAD_ALL fits in 32 bits).
+ * Registration writes it atomically; event sites test it with
+ * bb_tool_wants, one instruction on memory that is still an atomic read
+ * (bb_bits_any). A stale read only means an event seen or missed while the
+ * registration changes, which Argobots allows. */
+extern __attribute__((visibility("hidden"))) uint32_t bb_tool_mask;
+
+static inline bool bb_tool_wants(uint64_t events)
+{
+    return bb_bits_any(&bb_tool_mask, (uint32_t)events);
+}
 
 __attribute__((cold, noinline)) void bb_tool_fire(bb_unit *u, uint64_t event, bb_pool *pool,
                                                   bb_unit *caller, bb_unit *parent,
@@ -39,7 +46,7 @@ void bb_tool_reset(void);
 /* BB_TOOL_EVENT(u, event, pool, caller, parent, sync_type, sync_obj) */
 #define BB_TOOL_EVENT(u, event, ...)                                                      \
     do {                                                                                  \
-        if (__builtin_expect((bb_tool_mask & (event)) != 0, 0))                           \
+        if (__builtin_expect(bb_tool_wants(event), 0))                                    \
             bb_tool_fire((u), (event), __VA_ARGS__);                                      \
     } while (0)
 

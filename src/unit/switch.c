@@ -225,8 +225,7 @@ static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
     if (has_requests(u) && !serve_requests(u))
         return;
     set_running(es, u);
-    if (__builtin_expect((bb_tool_mask & (ABT_TOOL_EVENT_THREAD_RUN |
-                                          ABT_TOOL_EVENT_THREAD_FINISH)) != 0, 0))
+    if (__builtin_expect(bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH), 0))
         run_tasklet_watched(sched_unit, u);
     else
         u->func(u->arg);
@@ -242,7 +241,7 @@ static inline void run_ult(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
         return;
     set_running(es, u);
     u->parent = sched_unit;
-    bool wanted = __builtin_expect((bb_tool_mask & ABT_TOOL_EVENT_THREAD_RUN) != 0, 0);
+    bool wanted = __builtin_expect(bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN), 0);
     if (!u->ctx && !wanted)
         bb_ult_begin(es, sched_unit, u);
     else

@@ -23,7 +23,8 @@ typedef struct registration {
     void *arg;
 } registration;
 
-uint64_t bb_tool_mask;
+uint32_t bb_tool_mask;
+_Static_assert(ABT_TOOL_EVENT_THREAD_ALL <= UINT32_MAX, "the tool mask has 32 bits");
 static registration *current; /* atomic */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -43,7 +44,7 @@ void bb_tool_fire(bb_unit *u, uint64_t event, bb_pool *pool, bb_unit *caller, bb
 void bb_tool_reset(void)
 {
     pthread_mutex_lock(&lock);
-    bb_store_relaxed(&bb_tool_mask, (uint64_t)0);
+    bb_store_relaxed(&bb_tool_mask, 0u);
     bb_shortcuts_update();
     registration *r = current;
     bb_store_release(&current, (registration *)NULL);
@@ -69,7 +70,7 @@ int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func, uint6
     pthread_mutex_lock(&lock);
     r->older = current;
     bb_store_release(&current, r);
-    bb_store_relaxed(&bb_tool_mask, r->mask);
+    bb_store_relaxed(&bb_tool_mask, (uint32_t)r->mask);
     bb_shortcuts_update();
     pthread_mutex_unlock(&lock);
     return ABT_SUCCESS;
