@@ -59,6 +59,8 @@ struct bb_xstream {
                                   scheduler does not run; atomic */
     int rank;                  /* atomic */
     uint32_t state;            /* ABT_xstream_state; atomic */
+    uint8_t in_dump;           /* stopped in a stack dump's rendezvous (src/info/dump.c);
+                                  atomic */
     bool is_primary;
     bool has_thread;           /* a pthread runs (or ran and is not yet joined) */
     pthread_t thread;

@@ -10,8 +10,9 @@
  * waits until every ES has stopped in its own event check (or until the
  * timeout), prints, calls the user's callback, and lets them go. Stopping
  * the ESs keeps the pools still while they are printed; after a timeout the
- * ESs that did not stop keep running, and the dump reads their pools anyway
- * (the pools' walks take their locks).
+ * ESs that did not stop keep running, and the dump reads their shared pools
+ * anyway (the pools' walks take their locks), but not the private pools
+ * they pop, which take no lock (bb_xstream.in_dump tells which stopped).
  *
  * States: IDLE -> ARMING (the trigger fills the request) -> PENDING -> DUMPING
  * (a leader took it) -> DONE (printed: the followers go) -> IDLE (they have
@@ -84,6 +85,18 @@ static bool printed_before(bb_xstream *es_upto, int rank_upto, int pool_index, b
     return false;
 }
 
+/* Whether the units of `p` stay where they are while it is printed: a
+ * shared pool's walk takes its lock; a private pool is still only if the ES
+ * that pops it stopped for the dump, or no longer runs. */
+static bool walkable(const bb_pool *p)
+{
+    if (p->access != ABT_POOL_ACCESS_PRIV)
+        return true;
+    bb_xstream *home = bb_load_acquire(&p->home);
+    return home && (bb_load_acquire(&home->in_dump) ||
+                    bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED);
+}
+
 static void print_dump(FILE *fp)
 {
     print_time(fp, "start");
@@ -104,6 +117,10 @@ static void print_dump(FILE *fp)
             bb_pool *p = es->main_sched->pools[i];
             if (printed_before(es, r, i, p))
                 continue; /* a pool shared by several ESs is printed once */
+            if (!walkable(p)) {
+                fprintf(fp, "pool %p: private, its ES did not stop: not printed\n", (void *)p);
+                continue;
+            }
             int err = ABT_info_print_thread_stacks_in_pool(fp, bb_pool_handle(p));
             if (err != ABT_SUCCESS)
                 fprintf(fp, "pool %p: cannot print its units (error %d)\n", (void *)p, err);
@@ -153,6 +170,7 @@ static bool wait_for_followers(void)
 static void lead(bb_xstream *self)
 {
     FILE *fp = request.fp;
+    bb_store_release(&self->in_dump, (uint8_t)1);
     pthread_mutex_lock(&bb_rt.lock);
     wake_all(self);
     bool forced = wait_for_followers();
@@ -163,6 +181,7 @@ static void lead(bb_xstream *self)
     pthread_mutex_unlock(&bb_rt.lock);
     if (request.cb)
         request.cb(forced ? ABT_TRUE : ABT_FALSE, request.arg);
+    bb_store_release(&self->in_dump, (uint8_t)0);
     bb_store_release(&request.state, (uint32_t)DONE);
 }
 
@@ -183,9 +202,12 @@ void bb_info_dump_rendezvous(bb_sched *s)
     }
     if (pending != DUMPING)
         return;
+    bb_xstream *self = bb_self_xstream();
+    bb_store_release(&self->in_dump, (uint8_t)1);
     bb_fetch_add_acq_rel(&request.stopped, 1u);
     while (bb_load_acquire(&request.state) == DUMPING)
         sched_yield();
+    bb_store_release(&self->in_dump, (uint8_t)0);
     bb_fetch_add_acq_rel(&request.stopped, (uint32_t)-1);
 }
 
