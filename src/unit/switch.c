@@ -759,10 +759,12 @@ void bb_ult_return_stack(bb_unit *u)
     u->lent_stack = 0;
 }
 
-static __attribute__((noreturn)) void out_of_stacks(void)
+static __attribute__((noreturn)) void out_of_stacks(const bb_unit *u)
 {
-    fprintf(stderr, "bobbin: no memory for the stack of a ULT at its first run "
-                    "(ABT_THREAD_TECHNIQUE with a lazy stack); aborting\n");
+    fprintf(stderr, "bobbin: no memory for the stack of %s (ABT_THREAD_TECHNIQUE with a lazy "
+                    "stack); aborting\n",
+            (u->flags & BB_UNIT_SCHED) ? "a scheduler at its start or restart"
+                                       : "a ULT at its first run");
     abort();
 }
 
@@ -775,7 +777,7 @@ void bb_ult_lend_stack(bb_unit *u)
     uint32_t flags;
     void *stack = cache ? bb_mem_stack_cache_pop(cache, &flags) : NULL; /* inline first */
     if (!stack && bb_mem_stack_alloc(cache, u->stacksize, &stack, &flags) != ABT_SUCCESS)
-        out_of_stacks();
+        out_of_stacks(u);
     bb_store_relaxed(&u->stack, stack); /* ABT_thread_get_stack may look meanwhile */
     u->lent_stack = flags;
 }
