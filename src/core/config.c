@@ -39,9 +39,16 @@ static unsigned long long read_number(const char *name, unsigned long long def,
     unsigned long long v = strtoull(s, &end, 10);
     while (*end && isspace((unsigned char)*end))
         end++;
-    if (errno || end == s || *end || *s == '-')
+    if (errno || end == s || *end || *s == '-') {
+        fprintf(stderr, "bobbin: ABT_%s=%s is not a number; using %llu\n", name, s, def);
         return def;
-    return v < min ? min : v > max ? max : v;
+    }
+    if (v < min || v > max) {
+        unsigned long long used = v < min ? min : max;
+        fprintf(stderr, "bobbin: ABT_%s=%s is out of range; using %llu\n", name, s, used);
+        return used;
+    }
+    return v;
 }
 
 static bool read_bool(const char *name, bool def)

@@ -63,6 +63,8 @@ struct bb_xstream {
                                   atomic */
     bool is_primary;
     bool has_thread;           /* a pthread runs (or ran and is not yet joined) */
+    pthread_mutex_t join_lock; /* one pthread_join of that thread, however many join the
+                                  ES at once; revive restarts it under it too */
     pthread_t thread;
     bb_unit *finalizer;        /* primary ES: the primary ULT, back from ABT_finalize */
     bb_unit *native_unit;      /* secondary ES: its OS thread's own context, which starts
@@ -147,6 +149,7 @@ void bb_xstream_free_secondaries(void);
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
 void bb_xstream_init_binding(bb_xstream *es);
 void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread);
+void bb_xstream_publish_terminated(bb_xstream *es); /* binding.c */
 void bb_xstream_apply_binding(bb_xstream *es);
 int bb_xstream_rebind_for_rank(bb_xstream *es);
 int bb_xstream_cpuid(bb_xstream *es); /* bound CPU or -1, read under the binding lock */

@@ -31,8 +31,10 @@ static int apply(bb_xstream *es)
     /* An ES's own thread uses pthread_self(): at its start, pthread_create
      * may not have stored es->thread yet. */
     bool self = es == bb_self_xstream();
-    if (!self && !es->is_primary && !es->has_thread)
-        return ABT_SUCCESS; /* the thread binds itself when it starts */
+    if (!self && !es->is_primary &&
+        (!es->has_thread || bb_load_acquire(&es->state) == ABT_XSTREAM_STATE_TERMINATED))
+        return ABT_SUCCESS; /* the thread binds itself when it (re)starts; an ended
+                               one may be gone, and its id then names the caller */
     pthread_t thread = self ? pthread_self() : es->thread;
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -66,6 +68,15 @@ void bb_xstream_init_binding(bb_xstream *es)
 
 /* The ES's thread was created (thread != NULL) or joined: apply() may bind
  * it from another thread only while it exists. */
+/* The ES's thread is about to end: under the lock, so that apply() either
+ * sees it ended or binds it while it still exists. */
+void bb_xstream_publish_terminated(bb_xstream *es)
+{
+    pthread_mutex_lock(&binding_lock);
+    bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
+    pthread_mutex_unlock(&binding_lock);
+}
+
 void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread)
 {
     pthread_mutex_lock(&binding_lock);

@@ -196,7 +196,7 @@ static void *secondary_main(void *arg)
     bb_switch(es->native_unit, es->sched_unit, NULL, NULL); /* until it stops */
     bb_overflow_thread_leave();
     bb_xstream_set_self(NULL);
-    bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
+    bb_xstream_publish_terminated(es);
     return NULL;
 }
 
@@ -262,6 +262,7 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
     if (!es)
         return ABT_ERR_MEM;
     es->cpuid = -1;
+    pthread_mutex_init(&es->join_lock, NULL);
     es->running_sched = &bb_no_sched;
     bb_mem_cache_init(&es->cache);
     es->ult_steps = bb_technique_steps(bb_rt.config.technique);
@@ -298,6 +299,7 @@ static void destroy_xstream(bb_xstream *es)
     release_units(es);
     bb_mem_cache_flush(&es->cache);
     free(es->affinity);
+    pthread_mutex_destroy(&es->join_lock);
     free(es);
 }
 
@@ -378,8 +380,20 @@ static void join_thread(bb_xstream *es)
             sched_yield();
         }
     }
-    pthread_join(es->thread, NULL);
-    bb_xstream_set_thread(es, NULL);
+    pthread_mutex_lock(&es->join_lock); /* several may join at once: one pthread_join */
+    if (es->has_thread) {
+        pthread_join(es->thread, NULL);
+        bb_xstream_set_thread(es, NULL);
+    }
+    pthread_mutex_unlock(&es->join_lock);
+}
+
+static bool has_thread(bb_xstream *es)
+{
+    pthread_mutex_lock(&es->join_lock);
+    bool has = es->has_thread;
+    pthread_mutex_unlock(&es->join_lock);
+    return has;
 }
 
 /* A ULT joins the ES it runs on, which Argobots allows too: it cannot wait
@@ -410,7 +424,7 @@ static int join_secondary(bb_xstream *es, bool may_leave)
         if (err != ABT_SUCCESS)
             return err;
     }
-    if (es->has_thread) {
+    if (has_thread(es)) {
         bb_xstream_request_stop(es, BB_SCHED_REQ_FINISH);
         join_thread(es);
     }
@@ -535,17 +549,23 @@ int ABT_xstream_revive(ABT_xstream xstream)
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
     bb_xstream *es = bb_xstream_of(xstream);
-    if (es->is_primary || bb_load_acquire(&es->state) != ABT_XSTREAM_STATE_TERMINATED)
+    if (es->is_primary)
         return ABT_ERR_INV_XSTREAM;
-    if (es->has_thread) {
-        pthread_join(es->thread, NULL);
-        bb_xstream_set_thread(es, NULL);
+    pthread_mutex_lock(&es->join_lock); /* against joins, and another revive */
+    int err = ABT_ERR_INV_XSTREAM;
+    if (bb_load_acquire(&es->state) == ABT_XSTREAM_STATE_TERMINATED) {
+        if (es->has_thread) {
+            pthread_join(es->thread, NULL);
+            bb_xstream_set_thread(es, NULL);
+        }
+        bb_spin_lock(&es->sched_lock); /* a revived ES starts with no stop request */
+        es->stop_bits = 0;
+        bb_store_relaxed(&es->main_sched->request, 0u);
+        bb_spin_unlock(&es->sched_lock);
+        err = start_thread(es);
     }
-    bb_spin_lock(&es->sched_lock); /* a revived ES starts with no stop request */
-    es->stop_bits = 0;
-    bb_store_relaxed(&es->main_sched->request, 0u);
-    bb_spin_unlock(&es->sched_lock);
-    return start_thread(es);
+    pthread_mutex_unlock(&es->join_lock);
+    return err;
 }
 
 int ABT_xstream_exit(void)
