@@ -358,7 +358,6 @@ static void adopt(bb_unit *self, bb_unit *target)
     bb_store_relaxed(&es->current, target);
 }
 
-/* Give the ES to `target`; `then(self)` runs once the caller is saved. */
 /* `target` has a request, served now: a cancel ends it, a migration moves
  * it. Returns whether it may still run here. */
 static bool serve_target_requests(bb_unit *target)
