@@ -1,8 +1,12 @@
 /* A ULT that overflows its stack runs into the guard page below it; the
  * process then prints which ULT it was (its ID and its function) and
  * aborts, instead of corrupting memory. Done in a child process, whose
- * standard error the test reads. Also: a fault elsewhere (not a guard
- * page) still gets the program's own SIGSEGV handler. */
+ * standard error the test reads. Also: code a scheduler runs itself (the
+ * key destructor of an unnamed ULT) that overflows is reported as the
+ * scheduler's, also under sc and auto, where the scheduler has lent its
+ * stack and holds none meanwhile (a stress audit found a bare SIGSEGV
+ * there); and a fault elsewhere (not a guard page) still gets the
+ * program's own SIGSEGV handler. */
 #include "bb_test.h"
 #include <signal.h>
 #include <string.h>
@@ -41,6 +45,34 @@ static void child_overflow(void)
     ABT_thread t;
     ABT_thread_create(pool, overflow_me, NULL, ABT_THREAD_ATTR_NULL, &t);
     ABT_thread_join(t);
+    _exit(0); /* not reached */
+}
+
+static void destroy_deeply(void *value)
+{
+    (void)value;
+    recurse(0);
+}
+
+static void set_key(void *arg)
+{
+    ABT_key key = *(ABT_key *)arg;
+    ABT_key_set(key, (void *)1);
+}
+
+/* In the child: an unnamed ULT's key destructor, which its scheduler runs
+ * when the ULT ends, overflows. Never returns. */
+static void child_sched_overflow(void)
+{
+    static ABT_key key;
+    ABT_init(0, NULL);
+    ABT_key_create(destroy_deeply, &key);
+    ABT_xstream es;
+    ABT_pool pool;
+    ABT_xstream_create(ABT_SCHED_NULL, &es);
+    ABT_xstream_get_main_pools(es, 1, &pool);
+    ABT_thread_create(pool, set_key, &key, ABT_THREAD_ATTR_NULL, NULL);
+    ABT_xstream_join(es);
     _exit(0); /* not reached */
 }
 
@@ -97,6 +129,11 @@ int main(void)
              (void *)(uintptr_t)overflow_me);
     if (!strstr(err, expect))
         BB_FAIL_AT("the report does not name the ULT (%s): %s", expect, err);
+
+    status = run_child(child_sched_overflow, err, sizeof(err));
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    if (!strstr(err, "stack overflow in scheduler ULT"))
+        BB_FAIL_AT("no report naming the scheduler: %s", err);
 
     status = run_child(child_wild_pointer, err, sizeof(err));
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bb_arch_signal.h"
 #include "bb_overflow.h"
 #include "bb_unit.h"
 #include "bb_xstream.h"
@@ -47,9 +48,21 @@ static bool hits_guard(const bb_unit *u, const char *addr)
     return ((u->flags | u->lent_stack) & BB_UNIT_GUARDED_STACK) && low && addr >= low - page && addr < low;
 }
 
+/* A scheduler that lends its stack (sc, auto) has none while it does
+ * (switch.c, begin_lending), yet code runs on it: key destructors of
+ * unnamed units, tool callbacks. A fault just below the interrupted stack
+ * pointer is then taken for an overflow of that stack. */
+static bool overflows_lent_stack(const bb_unit *u, const char *addr, const void *uctx)
+{
+    uintptr_t sp = bb_arch_signal_sp(uctx);
+    uintptr_t a = (uintptr_t)addr;
+    return (u->flags & BB_UNIT_SCHED) && !u->stack && sp && a < sp + 256 && a + 65536 > sp;
+}
+
 static void report(bb_unit *u)
 {
-    put("bobbin: stack overflow in ULT ");
+    put((u->flags & BB_UNIT_SCHED) ? "bobbin: stack overflow in scheduler ULT "
+                                   : "bobbin: stack overflow in ULT ");
     put_number(bb_unit_get_id(u), 10);
     put(" (function ");
     put_number((uintptr_t)u->func, 16);
@@ -85,7 +98,7 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *u = es ? es->current : NULL;
-    if (u && hits_guard(u, info->si_addr)) {
+    if (u && (hits_guard(u, info->si_addr) || overflows_lent_stack(u, info->si_addr, uctx))) {
         report(u);
         signal(SIGABRT, SIG_DFL);
         abort();
