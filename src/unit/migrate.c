@@ -126,20 +126,12 @@ int ABT_thread_migrate_to_pool(ABT_thread thread, ABT_pool pool)
     return bb_unit_migrate(u, bb_pool_of(pool));
 }
 
-static bool sched_has_pool(bb_sched *s, bb_pool *pool)
-{
-    for (int i = 0; i < s->num_pools; i++)
-        if (s->pools[i] == pool)
-            return true;
-    return false;
-}
-
 /* The scheduler's migration pool, or NULL if the unit is in one of its pools
  * already (or it names none). */
 static bb_pool *migration_target(bb_unit *u, bb_sched *s)
 {
     bb_pool *to = bb_sched_migration_pool(s);
-    return to && !sched_has_pool(s, bb_load_relaxed(&u->pool)) ? to : NULL;
+    return to && !bb_sched_has_pool(s, bb_load_relaxed(&u->pool)) ? to : NULL;
 }
 
 static int migrate_to_sched(bb_unit *u, bb_sched *s)
@@ -196,7 +188,7 @@ static bb_xstream *pick_other_xstream(bb_unit *u)
         if (!es || es == last || !xstream_is_running(es))
             continue;
         bb_sched *s = bb_xstream_pin_main_sched(es);
-        if (s && !sched_has_pool(s, bb_load_relaxed(&u->pool)))
+        if (s && !bb_sched_has_pool(s, bb_load_relaxed(&u->pool)))
             pick = es;
         if (s)
             bb_sched_unpin(s);
