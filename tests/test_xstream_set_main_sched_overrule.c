@@ -15,13 +15,32 @@ typedef struct {
     ABT_xstream xstream; /* after the call */
     ABT_pool pool;
     int order;
+    int is_earlier;
 } replacement;
 
 static int returns;
 
+/* Both ULTs must be in their pool before the earlier one calls: if it ran
+ * alone, the old scheduler would drain and retire at once, and with it the
+ * pool the later one was still to be created in. The later one calls only
+ * once the earlier one is parked (one ES: it yields until then). */
+static int both_created, earlier_called;
+
+static void yield_until(int *flag)
+{
+    while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+        CHECK_OK(ABT_thread_yield());
+}
+
 static void replace(void *arg)
 {
     replacement *r = arg;
+    if (r->is_earlier) {
+        yield_until(&both_created);
+        __atomic_store_n(&earlier_called, 1, __ATOMIC_RELEASE);
+    } else {
+        yield_until(&earlier_called);
+    }
     if (r->sched != ABT_SCHED_NULL)
         r->ret = ABT_xstream_set_main_sched(es, r->sched);
     else
@@ -56,9 +75,12 @@ static void run_pair(ABT_pool from, replacement *earlier, replacement *later, AB
                      ABT_pool to)
 {
     returns = 0;
+    both_created = earlier_called = 0;
+    earlier->is_earlier = 1;
     ABT_thread t[2];
     CHECK_OK(ABT_thread_create(from, replace, earlier, ABT_THREAD_ATTR_NULL, &t[0]));
     CHECK_OK(ABT_thread_create(from, replace, later, ABT_THREAD_ATTR_NULL, &t[1]));
+    __atomic_store_n(&both_created, 1, __ATOMIC_RELEASE);
     CHECK_OK(ABT_thread_free(&t[0]));
     CHECK_OK(ABT_thread_free(&t[1]));
     for (replacement *r = earlier; r; r = r == earlier ? later : NULL) {
