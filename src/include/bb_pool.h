@@ -100,7 +100,8 @@ struct bb_pool {
                                   NULL; only compared (bb_sched_attach); atomic */
     bb_unit *incoming;         /* private pools: migrated units left by other ESs, for its
                                   scheduler to push (a stack through bb_unit.next); atomic */
-    long num_blocked;          /* ULTs of this pool that are blocked; atomic */
+    long num_blocked;          /* ULTs to come into this pool: its blocked ones, and those
+                                  with a move to it pending (migrate.c); atomic */
     uint64_t id;
     void *data;                /* ABT_pool_set_data */
     bb_pool_user *user;        /* user-defined pools only */

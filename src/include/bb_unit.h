@@ -123,7 +123,8 @@ struct bb_unit {
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */
     void (*migrate_cb)(ABT_thread, void *); /* called when migrated */
     void *migrate_cb_arg;
-    bb_pool *migrate_to;        /* target of a pending migration; under requests */
+    bb_pool *migrate_to;        /* target of a pending migration, which counts it there
+                                   (migrate.c); atomic */
     uint64_t id;                /* assigned lazily by the first query; atomic */
     struct bb_keytab *keys;     /* values of ABT_key_set, or NULL (src/unit/key.c) */
     /* Only for units in user-defined pools (src/pool/user.c). */
@@ -308,13 +309,12 @@ void bb_unit_block_until_terminated(bb_unit *u); /* block only */
 void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
 
 void bb_unit_wake_joiner(uintptr_t waiter);
+void bb_unit_drop_migration(bb_unit *u); /* migrate.c */
 
-/* bb_unit_terminate of a unit that holds no lent stack. Inline: every unit
- * a scheduler's pass runs to its end ends here. After the exchange, the
- * unit belongs to whoever joins it. */
-static inline void bb_unit_end(bb_unit *u)
+/* A unit whose state reads TERMINATED goes to whoever joins it, or, unnamed,
+ * back to memory. After the exchange, the unit belongs to its joiner. */
+static inline void bb_unit_hand_over_end(bb_unit *u)
 {
-    bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
     if (!(u->flags & BB_UNIT_NAMED)) {
         bb_unit_release(u);
         return;
@@ -322,6 +322,30 @@ static inline void bb_unit_end(bb_unit *u)
     uintptr_t waiter = bb_exchange_acq_rel(&u->joiner, BB_JOIN_DONE);
     if (waiter > BB_JOIN_DONE)
         bb_unit_wake_joiner(waiter);
+}
+
+/* bb_unit_terminate of a unit that holds no lent stack. Inline: every unit
+ * a scheduler's pass runs to its end ends here. The fence orders the state
+ * before the look at the requests, as post_request (migrate.c) orders its
+ * request before its look at the state: a move posted meanwhile sees the
+ * unit ended, or is seen here and dropped (any request: one compare), so
+ * that its target stops counting it. */
+static inline void bb_unit_end(bb_unit *u)
+{
+    bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
+    bb_full_fence();
+    if (__builtin_expect(bb_unit_has_requests(u), 0))
+        bb_unit_drop_migration(u);
+    bb_unit_hand_over_end(u);
+}
+
+/* The same for a tasklet that ran: no move is ever pending for one, since
+ * only tasklets that wait in a pool can move, and they move at once
+ * (migrate.c). */
+static inline void bb_unit_end_tasklet(bb_unit *u)
+{
+    bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
+    bb_unit_hand_over_end(u);
 }
 
 /* The shortcuts of the critical path, src/unit/hotpath.c, and the general
@@ -367,7 +391,7 @@ bool bb_unit_claim_suspension(bb_unit *u);
 
 /* Migration, src/unit/migrate.c. */
 int bb_unit_migrate(bb_unit *u, bb_pool *to);
-void bb_unit_apply_migration(bb_unit *u);
+bb_pool *bb_unit_apply_migration(bb_unit *u);
 bool bb_unit_is_unnamed(const bb_unit *u);
 
 #endif

@@ -11,7 +11,8 @@
  * private pool when its ES pops it (switch.c, serve_requests). The
  * caller migrating itself simply yields into the target. In every case the
  * unit's migration callback runs once, when the move happens, before the
- * unit runs in its new place.
+ * unit runs in its new place. Until then the target counts the unit as to
+ * come, and its scheduler waits for it (see "pending moves" below).
  */
 #include "bb_caller.h"
 #include "bb_pool.h"
@@ -26,23 +27,53 @@ static void moved(bb_unit *u)
         u->migrate_cb(bb_unit_handle(u), u->migrate_cb_arg);
 }
 
-/* Runs where the unit becomes ready; the request was posted by
- * post_request, which wrote `migrate_to` before setting the bit. */
-void bb_unit_apply_migration(bb_unit *u)
+/* ---- pending moves ---------------------------------------------------------
+ *
+ * A pending move counts in its target pool as a unit to come (num_blocked,
+ * as a blocked unit counts in its own pool): the target's scheduler does not
+ * stop before the unit has arrived, so joining or freeing the target ES, or
+ * replacing its scheduler, waits for it. `migrate_to` holds the counted
+ * target; whoever exchanges it out uncounts it: the move, once the unit is
+ * pushed (a scheduler never sees it neither counted nor queued); the unit's
+ * end, if it ends first; a later request, whose target replaces it. */
+
+/* Runs where the unit becomes ready. Returns the counted target, which the
+ * caller uncounts once it has pushed the unit (bb_unit_uncount_blocked), or
+ * NULL if another call took it. */
+bb_pool *bb_unit_apply_migration(bb_unit *u)
 {
-    uint32_t req = __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
-    if (!(req & BB_REQ_MIGRATE))
-        return;
-    bb_pool *to = bb_load_relaxed(&u->migrate_to);
-    if (to != u->pool && bb_unit_set_pool(u, to) == ABT_SUCCESS)
+    __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
+    bb_pool *to = bb_exchange_acq_rel(&u->migrate_to, NULL);
+    if (to && to != u->pool && bb_unit_set_pool(u, to) == ABT_SUCCESS)
         moved(u);
+    return to;
 }
 
+/* The unit ends with a move pending (bb_unit_end), or its poster saw it end. */
+void bb_unit_drop_migration(bb_unit *u)
+{
+    __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
+    bb_pool *to = bb_exchange_acq_rel(&u->migrate_to, NULL);
+    if (to)
+        bb_unit_uncount_blocked(to, NULL);
+}
+
+/* The target is counted before anybody can see it. The request is a full
+ * barrier before the look at the state, as a fence in bb_unit_end orders
+ * the state before its look at the requests: a unit that ends meanwhile is
+ * seen ended here, or sees the request there; both may drop it, the
+ * exchange uncounts it once. */
 static void post_request(bb_unit *u, bb_pool *to)
 {
     bb_unit_set_cold(u);
-    bb_store_relaxed(&u->migrate_to, to);
+    bb_pool_add_blocked(to, 1);
+    bb_pool *replaced = bb_exchange_acq_rel(&u->migrate_to, to);
+    if (replaced)
+        bb_unit_uncount_blocked(replaced, to);
     bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_MIGRATE);
+    bb_full_fence();
+    if (bb_load_relaxed(&u->state) == ABT_THREAD_STATE_TERMINATED)
+        bb_unit_drop_migration(u);
 }
 
 static bool take_out_of_pool(bb_unit *u)
@@ -85,7 +116,8 @@ int bb_unit_migrate(bb_unit *u, bb_pool *to)
         return err;
     }
     if (!bb_unit_is_ult(u))
-        return ABT_ERR_MIGRATION_NA; /* running: it will finish where it is */
+        return ABT_ERR_MIGRATION_NA; /* running: it will finish where it is (never a
+                                        request: bb_unit_end_tasklet relies on it) */
     post_request(u, to);
     return ABT_SUCCESS;
 }

@@ -41,12 +41,14 @@ static inline bool has_pending_migration(bb_unit *u)
 static __attribute__((noinline)) bb_pool *push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
     bb_pool *was = u->pool;
-    bb_unit_apply_migration(u);
+    bb_pool *counted = bb_unit_apply_migration(u);
     bb_pool *to = u->pool;
     if (to == was)
         bb_pool_push(to, u, ctx); /* it stays */
     else
         bb_pool_push_migrated(to, u);
+    if (counted)
+        bb_unit_uncount_blocked(counted, to); /* after the push, see migrate.c */
     return to;
 }
 
@@ -175,11 +177,14 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
     }
     if (req & BB_REQ_MIGRATE) {
         bb_pool *before = u->pool;
-        bb_unit_apply_migration(u);
-        if (u->pool != before) {
-            bb_pool_push_migrated(u->pool, u);
+        bb_pool *counted = bb_unit_apply_migration(u);
+        bb_pool *to = u->pool;
+        if (to != before)
+            bb_pool_push_migrated(to, u);
+        if (counted)
+            bb_unit_uncount_blocked(counted, to); /* after the push, see migrate.c */
+        if (to != before)
             return false;
-        }
     }
     return true;
 }
@@ -230,7 +235,7 @@ static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
     else
         u->func(u->arg);
     bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
-    bb_unit_end(u);
+    bb_unit_end_tasklet(u);
 }
 
 /* A ULT, other than the SC case: started or resumed on its own stack. */

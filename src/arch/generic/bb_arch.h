@@ -33,6 +33,13 @@ static inline bool bb_byte_nonzero(const unsigned char *byte)
     return __atomic_load_n(byte, __ATOMIC_RELAXED) != 0;
 }
 
+/* A full fence: no later load is done before an earlier store is seen by
+ * all. */
+static inline void bb_full_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /* Whether a word that other threads may write atomically equals `value`
  * now (a relaxed atomic load). */
 static inline bool bb_word_equals(const uint64_t *word, uint64_t value)
