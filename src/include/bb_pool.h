@@ -184,7 +184,7 @@ int bb_pool_check_access(const bb_pool *pool);
  * library makes on its own (a migration, a yield_to): a private pool only on
  * its home, or while no scheduler holds it. pool.c. */
 bool bb_pool_touchable_here(const bb_pool *pool);
-bool bb_pool_removable_here(const bb_pool *pool); /* and it can remove units */
+bool bb_pool_removable_here(const bb_pool *pool); /* and it can remove units: a built-in pool */
 
 /* A migrated unit goes into `pool`: pushed at once where the caller may
  * touch the pool, or else left on its incoming stack. pool.c. */

@@ -486,9 +486,15 @@ bool bb_pool_touchable_here(const bb_pool *pool)
     return bb_load_acquire(&pool->num_scheds) == 0;
 }
 
+/* Never a user pool: its remove takes the unit the pool made for the work
+ * unit, which whoever pops the work unit meanwhile may give back (when it
+ * ends, or moves it), and the pool's code cannot tell such a freed unit
+ * from its own. A built-in pool's remove looks for the work unit in its
+ * list under its lock. So a unit leaves a user pool only through its pop,
+ * as in Argobots. */
 bool bb_pool_removable_here(const bb_pool *pool)
 {
-    return bb_pool_can(pool, BB_POOL_CAN_REMOVE) && bb_pool_touchable_here(pool);
+    return !pool->user && bb_pool_can(pool, BB_POOL_CAN_REMOVE) && bb_pool_touchable_here(pool);
 }
 
 void bb_pool_push_migrated(bb_pool *pool, bb_unit *u)
