@@ -97,7 +97,7 @@ enum bb_technique {
  *    first). Above the upper share, with few waiting, the ES runs ss;
  *    below the lower one, or with many waiting, sc again
  *    (bb_technique_adapt; README, figure 9). */
-#define BB_ADAPT_WINDOW 256            /* ULTs ended between two choices; a power of 2 */
+#define BB_ADAPT_WINDOW 256            /* ULTs ended between two choices (count_end) */
 #define BB_ADAPT_TO_FULL_PERCENT 35    /* -> full above this share of deviations */
 #define BB_ADAPT_TO_SC_PERCENT 25      /* full -> sc or ss below this one (sc stops paying at
                                           about 33%: README, figure 6) */

@@ -325,16 +325,16 @@ static inline void bb_unit_hand_over_end(bb_unit *u)
 }
 
 /* bb_unit_terminate of a unit that holds no lent stack. Inline: every unit
- * a scheduler's pass runs to its end ends here. The fence orders the state
- * before the look at the requests, as post_request (migrate.c) orders its
- * request before its look at the state: a move posted meanwhile sees the
- * unit ended, or is seen here and dropped (any request: one compare), so
- * that its target stops counting it. */
+ * a scheduler's pass runs to its end ends here. The requests are read by a
+ * read-modify-write after the state is written, and post_request
+ * (migrate.c) writes its request by one before it reads the state: of the
+ * two, the later one sees the other's, so a move posted meanwhile sees the
+ * unit ended, or is seen here and dropped (any request: one test), and its
+ * target stops counting it. */
 static inline void bb_unit_end(bb_unit *u)
 {
     bb_store_release(&u->state, (uint32_t)ABT_THREAD_STATE_TERMINATED); /* what it did is seen */
-    bb_full_fence();
-    if (__builtin_expect(bb_unit_has_requests(u), 0))
+    if (__builtin_expect(bb_byte_nonzero_rmw(&u->requests), 0))
         bb_unit_drop_migration(u);
     bb_unit_hand_over_end(u);
 }

@@ -58,11 +58,12 @@ void bb_unit_drop_migration(bb_unit *u)
         bb_unit_uncount_blocked(to, NULL);
 }
 
-/* The target is counted before anybody can see it. The request is a full
- * barrier before the look at the state, as a fence in bb_unit_end orders
- * the state before its look at the requests: a unit that ends meanwhile is
- * seen ended here, or sees the request there; both may drop it, the
- * exchange uncounts it once. */
+/* The target is counted before anybody can see it. The request is a
+ * read-modify-write of the requests before the look at the state, and
+ * bb_unit_end reads the requests by one after it writes the state: of the
+ * two, the later one sees the other's, so a unit that ends meanwhile is seen
+ * ended here, or sees the request there; both may drop it, the exchange
+ * uncounts it once. */
 static void post_request(bb_unit *u, bb_pool *to)
 {
     bb_unit_set_cold(u);
@@ -71,7 +72,6 @@ static void post_request(bb_unit *u, bb_pool *to)
     if (replaced)
         bb_unit_uncount_blocked(replaced, to);
     bb_fetch_or_acq_rel(&u->requests, (uint32_t)BB_REQ_MIGRATE);
-    bb_full_fence();
     if (bb_load_relaxed(&u->state) == ABT_THREAD_STATE_TERMINATED)
         bb_unit_drop_migration(u);
 }

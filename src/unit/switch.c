@@ -516,12 +516,13 @@ static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
 /* A ULT ends on `es`; it deviated if its context was ever saved. Counted
  * for the share ABT_info_print_xstream shows and for auto's choice; one
  * writer, the ES (others only peek). */
+_Static_assert(BB_ADAPT_WINDOW == 256, "count_end finds a window's end by a byte's wrap");
+
 static inline void count_end(bb_xstream *es, bool deviated)
 {
-    bb_owned_add(&es->ults_ended, 1);
     if (deviated)
         bb_owned_add(&es->ults_deviated, 1);
-    if (__builtin_expect(es->ults_ended % BB_ADAPT_WINDOW == 0, 0) && es->adaptive)
+    if (__builtin_expect(bb_owned_inc_wraps_byte(&es->ults_ended), 0) && es->adaptive)
         bb_technique_adapt(es); /* wherever ULTs run: scheduler or join bypass */
 }
 

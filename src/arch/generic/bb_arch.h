@@ -20,6 +20,13 @@ static inline void bb_cpu_relax(void)
 #define bb_owned_add(word, delta) \
     __atomic_store_n((word), *(word) + (__typeof__(*(word)))(delta), __ATOMIC_RELAXED)
 
+/* `++*word % 256 == 0` for a counter as bb_owned_add's. */
+static inline bool bb_owned_inc_wraps_byte(uint64_t *word)
+{
+    bb_owned_add(word, 1);
+    return *word % 256 == 0;
+}
+
 /* `--*word == 0` for a word that only its owner touches. */
 static inline bool bb_owned_dec_is_zero(unsigned *word)
 {
@@ -33,11 +40,12 @@ static inline bool bb_byte_nonzero(const unsigned char *byte)
     return __atomic_load_n(byte, __ATOMIC_RELAXED) != 0;
 }
 
-/* A full fence: no later load is done before an earlier store is seen by
- * all. */
-static inline void bb_full_fence(void)
+/* Whether a byte that other threads may write atomically is nonzero, read
+ * by a read-modify-write that leaves it as it is (an atomic or of 0 with
+ * acquire and release). */
+static inline bool bb_byte_nonzero_rmw(unsigned char *byte)
 {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return __atomic_or_fetch(byte, (unsigned char)0, __ATOMIC_ACQ_REL) != 0;
 }
 
 /* Whether a word that other threads may write atomically equals `value`

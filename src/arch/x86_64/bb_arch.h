@@ -24,6 +24,19 @@ static inline void bb_cpu_relax(void)
                          : "+m"(*(word))                                 \
                          : "er"((__typeof__(*(word)))(delta)))
 
+/* `++*word % 256 == 0` for a counter as bb_owned_add's: one add to its
+ * low byte and a branch on the carry, which is the case where the byte
+ * wrapped (rare), and only then the carry into the rest of the word. A
+ * reader on another thread may see the word 256 short for that moment. */
+static inline bool bb_owned_inc_wraps_byte(uint64_t *word)
+{
+    bool wrapped;
+    __asm__ __volatile__("addb $1, %0" : "+m"(*(unsigned char *)word), "=@ccc"(wrapped));
+    if (__builtin_expect(wrapped, 0))
+        bb_owned_add(word, 256);
+    return wrapped;
+}
+
 /* `--*word == 0` for a word that only its owner touches: one subtract to
  * memory and its flags, where the compiler loads, subtracts and stores. */
 static inline bool bb_owned_dec_is_zero(unsigned *word)
@@ -44,13 +57,17 @@ static inline bool bb_byte_nonzero(const unsigned char *byte)
     return nonzero;
 }
 
-/* A full fence: no later load is done before an earlier store is seen by
- * all. A locked no-op on the stack, which is what compilers emit for a
- * sequentially consistent fence, and faster than mfence; written here so
- * that ThreadSanitizer builds, which do not model fences, need not warn. */
-static inline void bb_full_fence(void)
+/* Whether a byte that other threads may write atomically is nonzero, read
+ * by a read-modify-write that leaves it as it is (an atomic or of 0 with
+ * acquire and release): it sees every write of the byte before it, and the
+ * caller's earlier writes are seen by whoever changes the byte after it.
+ * One locked or to memory and its flags, where the compiler would loop on
+ * a compare-and-swap to get the old value. */
+static inline bool bb_byte_nonzero_rmw(unsigned char *byte)
 {
-    __asm__ __volatile__("lock orq $0, (%%rsp)" ::: "memory", "cc");
+    bool nonzero;
+    __asm__ __volatile__("lock orb $0, %1" : "=@ccnz"(nonzero), "+m"(*byte) : : "memory");
+    return nonzero;
 }
 
 /* Whether a word that other threads may write atomically equals `value`
