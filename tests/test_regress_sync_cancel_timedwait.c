@@ -68,7 +68,8 @@ static void scribble(void *arg)
     memset((char *)buf, 0xa5, sizeof(buf));
 }
 
-static void wait_blocked(ABT_thread t)
+/* 1 once `t` waits; 0 if it has already ended (timed out). */
+static int wait_blocked(ABT_thread t)
 {
     ABT_thread_state st = ABT_THREAD_STATE_READY;
     for (;;) {
@@ -78,7 +79,7 @@ static void wait_blocked(ABT_thread t)
         ABT_thread_yield();
         usleep(50);
     }
-    CHECK_EQ(st, ABT_THREAD_STATE_BLOCKED);
+    return st == ABT_THREAD_STATE_BLOCKED;
 }
 
 static void run_case(enum kind kind, ABT_pool pool, int signalled, const char *what)
@@ -89,12 +90,27 @@ static void run_case(enum kind kind, ABT_pool pool, int signalled, const char *w
         CHECK_OK(ABT_cond_create(&cond));
     else
         CHECK_OK(ABT_eventual_create(0, &ev));
-    deadline = from_now(DEADLINE_MS);
 
     ABT_thread t;
-    CHECK_OK(ABT_thread_create(pool, kind == COND ? cond_waiter : eventual_waiter, NULL,
-                               ABT_THREAD_ATTR_NULL, &t));
-    wait_blocked(t); /* in the timed wait, its deadline armed */
+    for (long ms = DEADLINE_MS;; ms *= 4) {
+        deadline = from_now(ms);
+        CHECK_OK(ABT_thread_create(pool, kind == COND ? cond_waiter : eventual_waiter, NULL,
+                                   ABT_THREAD_ATTR_NULL, &t));
+        if (wait_blocked(t)) /* in the timed wait, its deadline armed */
+            break;
+        /* It timed out before this thread saw it wait (a slow or loaded
+         * machine, valgrind): that must have been at its deadline; again,
+         * with more time. */
+        printf("  the waiter timed out before it was seen waiting (%ld ms)\n", ms);
+        CHECK_EQ(atomic_load(&wait_ret), ABT_ERR_COND_TIMEDOUT);
+        CHECK(ABT_get_wtime() >= seconds(deadline) - 2e-3);
+        CHECK_OK(ABT_thread_free(&t));
+        atomic_store(&wait_ret, NOT_RETURNED);
+        if (ms >= 4800) {
+            CHECK(!"the waiter never seen waiting");
+            return;
+        }
+    }
     CHECK_OK(ABT_thread_cancel(t));
     if (signalled) {
         if (kind == COND) {

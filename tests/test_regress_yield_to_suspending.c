@@ -10,23 +10,37 @@
  * Three ESs share one pool. Suspenders suspend themselves over and over, a
  * resumer resumes each as soon as it has asked to be, and two yielders
  * yield_to random suspenders. Every ULT must finish, and every call succeed
- * (a resume may find its ULT not suspended yet: ABT_ERR_THREAD, retried). */
+ * (a resume may find its ULT not suspended yet: ABT_ERR_THREAD, retried).
+ * Every ULT here spins without blocking, so each round waits for the OS to
+ * hand the CPUs around: with fewer CPUs than ESs (a loaded machine) a round
+ * takes milliseconds instead of microseconds. The suspenders therefore stop
+ * after `rounds` or TIME_BUDGET_S seconds, whichever comes first, so that the
+ * test ends before its watchdog, having run fewer rounds. */
 #include "bb_test.h"
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #define NUM_ES 3
 #define NUM_SUSPENDERS 8
 #define NUM_YIELDERS 2
+#define TIME_BUDGET_S 30
 
 static int rounds;
 static ABT_thread suspenders[NUM_SUSPENDERS];
-static atomic_int asked[NUM_SUSPENDERS], finished, stop;
+static atomic_int asked[NUM_SUSPENDERS], finished, stop, time_up;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void suspend_repeatedly(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    for (int r = 0; r < rounds; r++) {
+    for (int r = 0; r < rounds && !atomic_load(&time_up); r++) {
         atomic_fetch_add(&asked[i], 1);
         CHECK_OK(ABT_self_suspend());
     }
@@ -37,7 +51,10 @@ static void resume_all(void *arg)
 {
     (void)arg;
     int resumed[NUM_SUSPENDERS] = {0};
-    while (atomic_load(&finished) < NUM_SUSPENDERS) {
+    double deadline = now_s() + TIME_BUDGET_S;
+    for (unsigned long n = 0; atomic_load(&finished) < NUM_SUSPENDERS; n++) {
+        if ((n & 1023) == 0 && !atomic_load(&time_up) && now_s() > deadline)
+            atomic_store(&time_up, 1); /* each suspender finishes once resumed */
         for (int i = 0; i < NUM_SUSPENDERS; i++) {
             if (atomic_load(&asked[i]) <= resumed[i])
                 continue;
