@@ -2,7 +2,8 @@
  * Migration: moving a work unit to another pool, hence possibly another ES.
  *
  * A unit waiting in a pool is taken out and pushed into the target at once,
- * unless that pool is another ES's private pool (bb_pool_removable_here).
+ * unless that pool is another ES's private pool, or a user pool, whose
+ * remove could be handed a unit its popper frees (bb_pool_removable_here).
  * A target that is another ES's private pool gets the unit through its
  * incoming stack (bb_pool_push_migrated).
  * A ULT that cannot be taken out now gets a request instead, served where

@@ -513,11 +513,11 @@ static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
 
 /* ---- starting and finishing a ULT (the steps of bb_technique.h) ----------- */
 
+_Static_assert(BB_ADAPT_WINDOW == 256, "count_end finds a window's end by a byte's wrap");
+
 /* A ULT ends on `es`; it deviated if its context was ever saved. Counted
  * for the share ABT_info_print_xstream shows and for auto's choice; one
  * writer, the ES (others only peek). */
-_Static_assert(BB_ADAPT_WINDOW == 256, "count_end finds a window's end by a byte's wrap");
-
 static inline void count_end(bb_xstream *es, bool deviated)
 {
     if (deviated)
