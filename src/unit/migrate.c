@@ -8,8 +8,8 @@
  * incoming stack (bb_pool_push_migrated).
  * A ULT that cannot be taken out now gets a request instead, served where
  * it next moves: a running ULT enters the target when it becomes ready
- * again (it yields, or it is woken: switch.c, push_ready), one waiting in a
- * private pool when its ES pops it (switch.c, serve_requests). The
+ * again (it yields, or it is woken: switch.c, push_ready), one waiting in
+ * such a pool when it is popped (switch.c, serve_requests). The
  * caller migrating itself simply yields into the target. In every case the
  * unit's migration callback runs once, when the move happens, before the
  * unit runs in its new place. Until then the target counts the unit as to
