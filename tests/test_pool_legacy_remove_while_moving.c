@@ -19,6 +19,7 @@
 
 typedef struct node {
     struct node *next, *prev;
+    struct node *made_before; /* every unit made, to free them at the end */
     unsigned mark;
     int queued;
 } node;
@@ -30,6 +31,7 @@ typedef struct {
 } queue;
 
 static atomic_int stale_removes, made, freed;
+static _Atomic(node *) last_made;
 
 static queue *queue_of(ABT_pool pool)
 {
@@ -59,11 +61,14 @@ static ABT_unit unit_create(ABT_thread thread)
     (void)thread;
     node *n = calloc(1, sizeof(*n));
     n->mark = LIVE;
+    n->made_before = atomic_load(&last_made);
+    while (!atomic_compare_exchange_weak(&last_made, &n->made_before, n))
+        ;
     atomic_fetch_add(&made, 1);
     return (ABT_unit)n;
 }
 
-/* Marked, never reused: a later use shows. */
+/* Marked, and kept until the end: a later use shows. */
 static void unit_free(ABT_unit *unit)
 {
     node *n = (node *)*unit;
@@ -212,5 +217,9 @@ int main(void)
     for (int i = 0; i < 2; i++)
         CHECK_OK(ABT_pool_free(&pools[i]));
     CHECK_OK(ABT_finalize());
+    for (node *n = atomic_load(&last_made), *before; n; n = before) {
+        before = n->made_before;
+        free(n);
+    }
     BB_TEST_END();
 }
