@@ -38,13 +38,20 @@ static void moved(bb_unit *u)
  * pushed (a scheduler never sees it neither counted nor queued); the unit's
  * end, if it ends first; a later request, whose target replaces it. */
 
-/* Runs where the unit becomes ready. Returns the counted target, which the
- * caller uncounts once it has pushed the unit (bb_unit_uncount_blocked), or
- * NULL if another call took it. */
-bb_pool *bb_unit_apply_migration(bb_unit *u)
+/* The request, and the counted target it names, or NULL if another call
+ * took it: the caller uncounts it. */
+static bb_pool *take_request(bb_unit *u)
 {
     __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
-    bb_pool *to = bb_exchange_acq_rel(&u->migrate_to, NULL);
+    return bb_exchange_acq_rel(&u->migrate_to, NULL);
+}
+
+/* Runs where the unit becomes ready. Returns the counted target, which the
+ * caller uncounts once it has pushed the unit (bb_unit_uncount_blocked), or
+ * NULL. */
+bb_pool *bb_unit_apply_migration(bb_unit *u)
+{
+    bb_pool *to = take_request(u);
     if (to && to != u->pool && bb_unit_set_pool(u, to) == ABT_SUCCESS)
         moved(u);
     return to;
@@ -53,8 +60,7 @@ bb_pool *bb_unit_apply_migration(bb_unit *u)
 /* The unit ends with a move pending (bb_unit_end), or its poster saw it end. */
 void bb_unit_drop_migration(bb_unit *u)
 {
-    __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
-    bb_pool *to = bb_exchange_acq_rel(&u->migrate_to, NULL);
+    bb_pool *to = take_request(u);
     if (to)
         bb_unit_uncount_blocked(to, NULL);
 }
