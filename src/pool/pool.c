@@ -93,6 +93,18 @@ int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool a
     return err;
 }
 
+/* Whether work units are still in `p` or bound to it: ready ones, blocked
+ * ones that come back to it, moves to it still pending, and for a user pool
+ * any unit that holds one of its ABT_units (a later free of that unit calls
+ * the pool's free_unit). Argobots leaves freeing such a pool undefined; the
+ * units would be lost or touch freed memory. */
+static bool still_has_units(bb_pool *p)
+{
+    if (bb_load_acquire(&p->num_blocked) > 0 || !bb_pool_is_empty(p))
+        return true;
+    return p->user && bb_load_acquire(&p->num_user_units) > 0;
+}
+
 int ABT_pool_free(ABT_pool *pool)
 {
     if (!bb_is_up())
@@ -102,6 +114,8 @@ int ABT_pool_free(ABT_pool *pool)
     bb_pool *p = bb_pool_of(*pool);
     if (bb_load_acquire(&p->num_scheds) != 0) /* acquire: their last look came before */
         return ABT_ERR_POOL; /* still used by a scheduler */
+    if (still_has_units(p))
+        return ABT_ERR_POOL;
     bb_pool_destroy(p);
     *pool = ABT_POOL_NULL;
     return ABT_SUCCESS;

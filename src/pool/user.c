@@ -77,6 +77,9 @@ unmap_and_give_back(bb_spinlock *stripe, uint64_t hash, bb_unit *u)
     u->unit_pool = NULL;
     u->user_unit = ABT_UNIT_NULL;
     bb_store_relaxed(&u->user_made, 0u);
+    /* Counted out before the callback, which can then be a tail call: the
+     * pool may be freed only once the free of `u` has returned. */
+    bb_fetch_add_relaxed(&p->num_user_units, -1);
     const bb_pool_user *d = p->user;
     if (d->legacy)
         free_legacy_unit(d, unit);
@@ -136,6 +139,7 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
         return ABT_ERR_OTHER;
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
+    bb_fetch_add_relaxed(&pool->num_user_units, 1);
     bb_store_relaxed(&u->user_made, 1u);
     u->user_unit = unit;
     u->unit_pool = pool;
