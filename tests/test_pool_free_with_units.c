@@ -6,7 +6,10 @@
  *    wake-up would push into freed memory);
  *  - a user pool, new-style and legacy, whose unit a terminated ULT still
  *    holds (its free would give the unit back to the freed pool).
- * Once the units are gone, each pool is freed. */
+ * Once the units are gone, each pool is freed. The same holds for an
+ * automatic user pool, which the library frees: it outlives its last
+ * scheduler until the ULT holding its unit is freed (before, it was freed
+ * with the scheduler, and the ULT's free used it after). */
 #include "pool_user_util.h"
 
 static ABT_eventual wake_up;
@@ -124,6 +127,24 @@ int main(void)
     CHECK_EQ(atomic_load(&lst.n_free), 1);
     CHECK_OK(ABT_pool_config_free(&cfg));
     CHECK_OK(ABT_pool_config_free(&lcfg));
+
+    up_state ast;
+    up_state_init(&ast);
+    def = up_new_def(1);
+    cfg = up_config(&ast, 1);
+    CHECK_OK(ABT_pool_create(def, cfg, &P));
+    CHECK_OK(ABT_pool_user_def_free(&def));
+    CHECK_OK(ABT_pool_config_free(&cfg));
+    ABT_xstream es;
+    CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &P, ABT_SCHED_CONFIG_NULL, &es));
+    ABT_thread t;
+    CHECK_OK(ABT_thread_create(P, nothing, NULL, ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_join(t));
+    CHECK_OK(ABT_xstream_free(&es)); /* its scheduler lets go of P */
+    CHECK_EQ(atomic_load(&ast.n_free), 0);
+    CHECK_OK(ABT_thread_free(&t)); /* the last holder: P goes now */
+    CHECK_EQ(atomic_load(&ast.n_free), 1);
+    CHECK_EQ(atomic_load(&ast.n_free_unit), 1);
 
     CHECK_EQ(atomic_load(&up_g.n_misuse), 0);
     CHECK_OK(ABT_finalize());

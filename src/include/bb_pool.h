@@ -105,8 +105,8 @@ struct bb_pool {
     uint64_t id;
     void *data;                /* ABT_pool_set_data */
     bb_pool_user *user;        /* user-defined pools only */
-    long num_user_units;       /* user pools: work units holding one of its ABT_units
-                                  (user.c); atomic */
+    long user_refs;            /* user pools: 1, plus one for each work unit that holds
+                                  one of its ABT_units (user.c); atomic */
 };
 
 static inline bb_pool *bb_pool_of(ABT_pool handle)

@@ -32,12 +32,17 @@ void bb_pool_retain(bb_pool *pool)
     bb_fetch_add_relaxed(&pool->num_scheds, 1);
 }
 
-/* A scheduler lets go of a pool; an automatic pool dies with its last user. */
+/* A scheduler lets go of a pool; an automatic pool dies with its last user:
+ * its last scheduler, or for a user pool whichever comes later, that or the
+ * last work unit holding one of its ABT_units (user.c). */
 void bb_pool_release(bb_pool *pool)
 {
     bool automatic = pool->automatic; /* once the count drops, the user may free it */
-    if (bb_fetch_add_acq_rel(&pool->num_scheds, (uint32_t)-1) == 1 && automatic)
-        bb_pool_destroy(pool);
+    if (bb_fetch_add_acq_rel(&pool->num_scheds, (uint32_t)-1) != 1 || !automatic)
+        return;
+    if (pool->user && bb_fetch_add_acq_rel(&pool->user_refs, -1) != 1)
+        return;
+    bb_pool_destroy(pool);
 }
 
 void bb_pool_free_memory(bb_pool *pool)
@@ -102,7 +107,7 @@ static bool still_has_units(bb_pool *p)
 {
     if (bb_load_acquire(&p->num_blocked) > 0 || !bb_pool_is_empty(p))
         return true;
-    return p->user && bb_load_acquire(&p->num_user_units) > 0;
+    return p->user && bb_load_acquire(&p->user_refs) > 1;
 }
 
 int ABT_pool_free(ABT_pool *pool)

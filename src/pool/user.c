@@ -62,6 +62,25 @@ static __attribute__((noinline)) void free_legacy_unit(const bb_pool_user *d, AB
         d->old.u_free(&unit);
 }
 
+static inline void give_back(bb_pool *p, ABT_unit unit)
+{
+    const bb_pool_user *d = p->user;
+    if (d->legacy)
+        free_legacy_unit(d, unit);
+    else
+        d->free_unit(bb_pool_handle(p), unit);
+}
+
+/* An automatic pool lives until its schedulers and every unit holding one
+ * of its ABT_units have let go (bb_pool_release): this unit lets go once
+ * the pool's callback has returned, and frees the pool if it was last. */
+static __attribute__((noinline)) void give_back_to_automatic(bb_pool *p, ABT_unit unit)
+{
+    give_back(p, unit);
+    if (bb_fetch_add_acq_rel(&p->user_refs, -1) == 1)
+        bb_pool_destroy(p);
+}
+
 /* Under the lock of `stripe`, that of `hash`, the hash of `u`'s unit: take
  * the unit out of the map and give it back to its pool. The unit is out of
  * the map before the pool may reuse its value for another work unit. */
@@ -77,14 +96,14 @@ unmap_and_give_back(bb_spinlock *stripe, uint64_t hash, bb_unit *u)
     u->unit_pool = NULL;
     u->user_unit = ABT_UNIT_NULL;
     bb_store_relaxed(&u->user_made, 0u);
+    if (__builtin_expect(p->automatic, 0)) {
+        give_back_to_automatic(p, unit);
+        return;
+    }
     /* Counted out before the callback, which can then be a tail call: the
-     * pool may be freed only once the free of `u` has returned. */
-    bb_fetch_add_relaxed(&p->num_user_units, -1);
-    const bb_pool_user *d = p->user;
-    if (d->legacy)
-        free_legacy_unit(d, unit);
-    else
-        d->free_unit(bb_pool_handle(p), unit);
+     * user frees the pool only once the free of `u` has returned. */
+    bb_fetch_add_relaxed(&p->user_refs, -1);
+    give_back(p, unit);
 }
 
 static __attribute__((noinline)) void drop_contended(bb_spinlock *stripe, uint64_t hash,
@@ -139,7 +158,7 @@ int bb_unit_attach_user_unit(bb_unit *u, bb_pool *pool)
         return ABT_ERR_OTHER;
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
-    bb_fetch_add_relaxed(&pool->num_user_units, 1);
+    bb_fetch_add_relaxed(&pool->user_refs, 1);
     bb_store_relaxed(&u->user_made, 1u);
     u->user_unit = unit;
     u->unit_pool = pool;
@@ -465,6 +484,7 @@ int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool *
         return ABT_ERR_MEM;
     }
     p->user = d;
+    p->user_refs = 1; /* the pool's own, dropped when it is freed (bb_pool_release) */
     ABT_pool_init_fn init = d->legacy ? d->old.p_init : d->init;
     err = init ? init(bb_pool_handle(p), config) : ABT_SUCCESS;
     if (err != ABT_SUCCESS) {
