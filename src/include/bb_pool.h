@@ -238,6 +238,9 @@ bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int acce
                        bool automatic);
 void bb_pool_retain(bb_pool *pool);
 void bb_pool_release(bb_pool *pool);
+/* Whether work is still in `pool` or bound for it: ready units, blocked
+ * ULTs that come back to it, pending moves to it. pool.c. */
+bool bb_pool_has_work(bb_pool *pool);
 void bb_pool_destroy(bb_pool *pool);
 void bb_pool_free_memory(bb_pool *pool);
 

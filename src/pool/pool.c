@@ -98,16 +98,17 @@ int ABT_pool_create_basic(ABT_pool_kind kind, ABT_pool_access access, ABT_bool a
     return err;
 }
 
-/* Whether work units are still in `p` or bound to it: ready ones, blocked
- * ones that come back to it, moves to it still pending, and for a user pool
- * any unit that holds one of its ABT_units (a later free of that unit calls
- * the pool's free_unit). Argobots leaves freeing such a pool undefined; the
- * units would be lost or touch freed memory. */
-static bool still_has_units(bb_pool *p)
+bool bb_pool_has_work(bb_pool *p)
 {
-    if (bb_load_acquire(&p->num_blocked) > 0 || !bb_pool_is_empty(p))
-        return true;
-    return p->user && bb_load_acquire(&p->user_refs) > 1;
+    return bb_load_acquire(&p->num_blocked) > 0 || !bb_pool_is_empty(p);
+}
+
+/* Argobots leaves freeing such a pool undefined: its units would be lost, or
+ * a later free of one that holds a user pool's ABT_unit would call the
+ * pool's free_unit on freed memory. */
+static bool is_needed(bb_pool *p)
+{
+    return bb_pool_has_work(p) || (p->user && bb_load_acquire(&p->user_refs) > 1);
 }
 
 int ABT_pool_free(ABT_pool *pool)
@@ -119,7 +120,7 @@ int ABT_pool_free(ABT_pool *pool)
     bb_pool *p = bb_pool_of(*pool);
     if (bb_load_acquire(&p->num_scheds) != 0) /* acquire: their last look came before */
         return ABT_ERR_POOL; /* still used by a scheduler */
-    if (still_has_units(p))
+    if (is_needed(p))
         return ABT_ERR_POOL;
     bb_pool_destroy(p);
     *pool = ABT_POOL_NULL;
