@@ -218,10 +218,15 @@ static void take_incoming(bb_sched *s)
 }
 
 /* Housekeeping a scheduler loop does every `event_freq` iterations. A
- * stacked scheduler inherits the stop requests of its ES's main scheduler
- * (a join finishes it, a cancel makes it exit), and lets its parent run: its
- * own ULT goes back to the pool it came from, behind whatever else waits
- * there. */
+ * stacked scheduler inherits the finish request of its ES's main scheduler
+ * (a join finishes it), and lets its parent run: its own ULT goes back to
+ * the pool it came from, behind whatever else waits there. An exit of the
+ * ES (ABT_xstream_cancel, ABT_xstream_exit) is not inherited: the parent
+ * sees it as soon as it runs again, here, and stops with the stacked
+ * scheduler's ULT left in its pool, its units in theirs, as a cancel
+ * promises. Inherited, it would end the stacked scheduler with work left,
+ * and an automatic one would free its automatic pools with units still in
+ * them (or counted there as blocked or as migration targets). */
 void bb_sched_check_events(bb_sched *s)
 {
     if (__builtin_expect(bb_info_dump_requested(), 0))
@@ -233,8 +238,7 @@ void bb_sched_check_events(bb_sched *s)
         take_incoming(s);
     if (bb_load_relaxed(&s->used) != BB_SCHED_IN_POOL || !s->unit)
         return;
-    uint32_t inherited = bb_load_acquire(&es->main_sched->request) &
-                         (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_EXIT);
+    uint32_t inherited = bb_load_acquire(&es->main_sched->request) & BB_SCHED_REQ_FINISH;
     if (inherited)
         bb_fetch_or_acq_rel(&s->request, inherited);
     bb_ult_yield(s->unit);

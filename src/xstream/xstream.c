@@ -581,8 +581,11 @@ int ABT_xstream_exit(void)
     if (es->is_primary)
         return ABT_ERR_INV_XSTREAM;
     bb_xstream_request_stop(es, BB_SCHED_REQ_EXIT);
-    if (bb_unit_is_main_sched(self))
-        return ABT_SUCCESS; /* its loop sees the request at its next check */
+    if (self->flags & BB_UNIT_SCHED)
+        return ABT_SUCCESS; /* a scheduler only asks: the main one sees the request at
+                               its next check; a stacked one must not end mid-loop
+                               (it would stay in use for ever, its pools retained,
+                               its units never run), its parent stops instead */
     bb_ult_exit(self);
 }
 
