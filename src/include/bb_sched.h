@@ -180,6 +180,9 @@ int bb_sched_create_default(bb_sched **out);
 int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, ABT_sched_config config,
                            bool automatic_default, bb_sched **out);
 void bb_sched_destroy(bb_sched *sched);
+/* Whether destroying `s` would free an automatic pool (`s` holds it last)
+ * with work still in it or bound for it. */
+bool bb_sched_frees_pool_with_work(bb_sched *s);
 void bb_sched_destroy_with_pools(bb_sched *sched);
 void bb_sched_request(bb_sched *sched, uint32_t bits);
 /* `s` becomes, or stops being, the main scheduler of `es`: its private

@@ -329,9 +329,8 @@ int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *poo
     return err;
 }
 
-/* Whether freeing `s` would free an automatic pool (`s` holds it last) with
- * work still in it or bound for it: that work would be lost. */
-static bool frees_pool_with_work(bb_sched *s)
+/* That work would be lost: nobody else knows the pool. */
+bool bb_sched_frees_pool_with_work(bb_sched *s)
 {
     for (int i = 0; i < s->num_pools; i++) {
         bb_pool *p = s->pools[i];
@@ -348,7 +347,7 @@ int ABT_sched_free(ABT_sched *sched)
     if (!sched || *sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched *s = bb_sched_of(*sched);
-    if (bb_sched_is_used(s) || frees_pool_with_work(s))
+    if (bb_sched_is_used(s) || bb_sched_frees_pool_with_work(s))
         return ABT_ERR_SCHED;
     bb_sched_destroy(s);
     *sched = ABT_SCHED_NULL;

@@ -17,8 +17,11 @@ static void stacked_sched_main(void *arg)
     s->run(bb_sched_handle(s));
     bb_store_relaxed(&s->unit, NULL);
     bb_store_relaxed(&s->request, 0u);
-    if (s->automatic)
-        bb_sched_destroy(s); /* nobody else may free an automatic scheduler */
+    /* Nobody else may free an automatic scheduler, unless it stopped
+     * (ABT_sched_exit) with work left in an automatic pool of its own:
+     * then it goes back to the user, as if not automatic, with that work. */
+    if (s->automatic && !bb_sched_frees_pool_with_work(s))
+        bb_sched_destroy(s);
     else
         bb_sched_unclaim(s);
 }
