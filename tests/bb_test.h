@@ -183,6 +183,27 @@ static inline void bb_seq_log_char(void *arg)
     bb_seq_note((char)(intptr_t)arg);
 }
 
+/* The first main pool of the caller's ES. */
+static inline ABT_pool bb_test_main_pool(void)
+{
+    ABT_xstream self;
+    ABT_pool pool = ABT_POOL_NULL;
+    CHECK_OK(ABT_xstream_self(&self));
+    CHECK_OK(ABT_xstream_get_main_pools(self, 1, &pool));
+    return pool;
+}
+
+/* Take `*t`, the next unit waiting in `from` (which nobody serves), into
+ * the caller's main pool, and free it there: it runs to its end. */
+static inline void bb_test_run_from(ABT_pool from, ABT_thread *t)
+{
+    ABT_thread popped = ABT_THREAD_NULL;
+    CHECK_OK(ABT_pool_pop_thread(from, &popped));
+    CHECK(popped == *t);
+    CHECK_OK(ABT_pool_push_thread(bb_test_main_pool(), popped));
+    CHECK_OK(ABT_thread_free(t));
+}
+
 /* ABT_init with its stdout (what ABT_PRINT_CONFIG prints) captured into
  * `out`, NUL-terminated; returns the length. ABT_init runs even if the pipe
  * cannot be made (a failed check). */

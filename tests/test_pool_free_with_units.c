@@ -25,25 +25,6 @@ static void waits(void *arg)
     CHECK_OK(ABT_eventual_wait(wake_up, NULL));
 }
 
-static ABT_pool my_main_pool(void)
-{
-    ABT_xstream self;
-    ABT_pool pool;
-    CHECK_OK(ABT_xstream_self(&self));
-    CHECK_OK(ABT_xstream_get_main_pools(self, 1, &pool));
-    return pool;
-}
-
-/* Move what waits in `from` to the caller's main pool, then free it. */
-static void drain_and_free(ABT_pool from, ABT_thread *t)
-{
-    ABT_thread popped;
-    CHECK_OK(ABT_pool_pop_thread(from, &popped));
-    CHECK(popped == *t);
-    CHECK_OK(ABT_pool_push_thread(my_main_pool(), popped));
-    CHECK_OK(ABT_thread_free(t));
-}
-
 static void ready_unit(void)
 {
     ABT_pool P;
@@ -53,7 +34,7 @@ static void ready_unit(void)
     ABT_pool h = P;
     CHECK_ERR(ABT_pool_free(&h), ABT_ERR_POOL);
     CHECK(h == P);
-    drain_and_free(P, &t);
+    bb_test_run_from(P, &t);
     CHECK_OK(ABT_pool_free(&P));
     CHECK(P == ABT_POOL_NULL);
 }
@@ -64,7 +45,7 @@ static void pending_move(void)
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &P));
     CHECK_OK(ABT_eventual_create(0, &wake_up));
     ABT_thread t;
-    CHECK_OK(ABT_thread_create(my_main_pool(), waits, NULL, ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_create(bb_test_main_pool(), waits, NULL, ABT_THREAD_ATTR_NULL, &t));
     ABT_thread_state state;
     do {
         CHECK_OK(ABT_thread_yield());
@@ -77,7 +58,7 @@ static void pending_move(void)
     CHECK_ERR(ABT_pool_free(&P), ABT_ERR_POOL);
     CHECK_OK(ABT_eventual_set(wake_up, NULL, 0)); /* it moves into P, ready */
     CHECK_ERR(ABT_pool_free(&P), ABT_ERR_POOL);
-    drain_and_free(P, &t);
+    bb_test_run_from(P, &t);
     CHECK_OK(ABT_eventual_free(&wake_up));
     CHECK_OK(ABT_pool_free(&P));
 }

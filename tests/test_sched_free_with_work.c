@@ -15,25 +15,6 @@ static void work(void *arg)
     __atomic_fetch_add(&ran, 1, __ATOMIC_RELAXED);
 }
 
-static ABT_pool my_main_pool(void)
-{
-    ABT_xstream self;
-    ABT_pool pool;
-    CHECK_OK(ABT_xstream_self(&self));
-    CHECK_OK(ABT_xstream_get_main_pools(self, 1, &pool));
-    return pool;
-}
-
-/* Run `t`, waiting in `from`, on the caller's ES and free it. */
-static void run_elsewhere(ABT_pool from, ABT_thread *t)
-{
-    ABT_thread popped;
-    CHECK_OK(ABT_pool_pop_thread(from, &popped));
-    CHECK(popped == *t);
-    CHECK_OK(ABT_pool_push_thread(my_main_pool(), popped));
-    CHECK_OK(ABT_thread_free(t));
-}
-
 int main(void)
 {
     BB_TEST_BEGIN(20);
@@ -49,7 +30,7 @@ int main(void)
     ABT_sched h = sched;
     CHECK_ERR(ABT_sched_free(&h), ABT_ERR_SCHED);
     CHECK(h == sched);
-    run_elsewhere(own, &t);
+    bb_test_run_from(own, &t);
     CHECK_EQ(ran, 1);
     CHECK_OK(ABT_sched_free(&sched));
     CHECK(sched == ABT_SCHED_NULL);
@@ -60,7 +41,7 @@ int main(void)
     CHECK_OK(ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &mine, ABT_SCHED_CONFIG_NULL, &sched));
     CHECK_OK(ABT_thread_create(mine, work, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_sched_free(&sched));
-    run_elsewhere(mine, &t);
+    bb_test_run_from(mine, &t);
     CHECK_EQ(ran, 2);
     CHECK_OK(ABT_pool_free(&mine));
 
@@ -74,7 +55,7 @@ int main(void)
     CHECK_OK(ABT_thread_create(shared, work, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_sched_free(&s1));
     CHECK_ERR(ABT_sched_free(&s2), ABT_ERR_SCHED);
-    run_elsewhere(shared, &t);
+    bb_test_run_from(shared, &t);
     CHECK_EQ(ran, 3);
     CHECK_OK(ABT_sched_free(&s2));
 
