@@ -107,6 +107,7 @@ struct bb_pool {
     bb_pool_user *user;        /* user-defined pools only */
     long user_refs;            /* user pools: 1, plus one for each work unit that holds
                                   one of its ABT_units (user.c); atomic */
+    bb_pool *live_prev, *live_next; /* the list of pools that exist (pool.c) */
 };
 
 static inline bb_pool *bb_pool_of(ABT_pool handle)
@@ -243,6 +244,10 @@ void bb_pool_release(bb_pool *pool);
 bool bb_pool_has_work(bb_pool *pool);
 void bb_pool_destroy(bb_pool *pool);
 void bb_pool_free_memory(bb_pool *pool);
+/* The ID of `pool` if it still exists, else -1: a unit's last pool may have
+ * been freed since (an automatic pool dies with its ES), so `pool` is looked
+ * for, never read, unless it is found. pool.c. */
+int bb_pool_id_if_live(const bb_pool *pool);
 
 /* Sleeping, sleep.c. */
 void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell);

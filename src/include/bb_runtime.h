@@ -100,6 +100,7 @@ void bb_config_print(const bb_config_t *config, FILE *out);
 
 int bb_xstream_table_add(bb_xstream *es, int rank);
 void bb_xstream_table_remove(bb_xstream *es);
+int bb_xstream_table_rank_of_locked(const bb_xstream *es);
 int bb_xstream_table_set_rank(bb_xstream *es, int rank);
 
 #endif

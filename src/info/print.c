@@ -183,20 +183,29 @@ static void print_unit(FILE *fp, bb_unit *u, int indent)
     bb_info_print_unit_header(fp, u, indent);
     indent += 2;
     bb_xstream *es = bb_load_relaxed(&u->xstream);
+    /* The ES may have been freed since the unit ran there: look it up in the
+     * table instead of reading it. */
+    pthread_mutex_lock(&bb_rt.lock);
+    int rank = bb_xstream_table_rank_of_locked(es);
+    pthread_mutex_unlock(&bb_rt.lock);
     fprintf(fp, "%*stype        : %s\n", indent, "", unit_type_name(u));
     fprintf(fp, "%*syieldable   : %s\n", indent, "", yes_no(bb_unit_is_ult(u)));
     fprintf(fp, "%*sstate       : %s\n", indent, "", thread_state_name(bb_unit_state(u)));
-    fprintf(fp, "%*slast xstream: %p (rank %d)\n", indent, "", (void *)es,
-            es ? bb_load_relaxed(&es->rank) : -1);
+    if (es && rank < 0)
+        fprintf(fp, "%*slast xstream: %p (freed)\n", indent, "", (void *)es);
+    else
+        fprintf(fp, "%*slast xstream: %p (rank %d)\n", indent, "", (void *)es, rank);
     fprintf(fp, "%*spool        : %p\n", indent, "", (void *)bb_load_relaxed(&u->pool));
-    fprintf(fp, "%*sfunction    : %p\n", indent, "", (void *)(uintptr_t)u->func);
-    fprintf(fp, "%*sargument    : %p\n", indent, "", u->arg);
+    fprintf(fp, "%*sfunction    : %p\n", indent, "",
+            (void *)(uintptr_t)bb_load_relaxed(&u->func));
+    fprintf(fp, "%*sargument    : %p\n", indent, "", bb_load_relaxed(&u->arg));
     fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(u->flags & BB_UNIT_NAMED));
     fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(bb_load_relaxed(&u->migratable)));
     fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&u->requests));
-    fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)u->keys);
-    if (bb_unit_is_ult(u))
-        fprintf(fp, "%*sstack       : %p, %zu bytes\n", indent, "", u->stack, u->stacksize);
+    fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)bb_load_relaxed(&u->keys));
+    if (bb_unit_is_ult(u)) /* a lazy stack comes and goes */
+        fprintf(fp, "%*sstack       : %p, %zu bytes\n", indent, "", bb_load_relaxed(&u->stack),
+                u->stacksize);
 }
 
 /* ---- public API ------------------------------------------------------------------ */

@@ -58,7 +58,8 @@ static void print_stack(FILE *fp, bb_unit *u, int indent)
         fprintf(fp, "%*sno stack (a tasklet)\n", indent, "");
         return;
     }
-    if (!u->stack && u->stacksize) { /* a lazy stack (bb_technique.h) */
+    char *stack = bb_load_relaxed(&u->stack); /* a lazy stack comes and goes */
+    if (!stack && u->stacksize) { /* a lazy stack (bb_technique.h) */
         if (bb_unit_is_terminated(u))
             fprintf(fp, "%*sno stack (it gave it back when it ended)\n", indent, "");
         else
@@ -66,11 +67,11 @@ static void print_stack(FILE *fp, bb_unit *u, int indent)
                         "at its first run)\n", indent, "");
         return;
     }
-    if (!u->stack) {
+    if (!stack) {
         fprintf(fp, "%*sno stack of its own (it runs on its OS thread's stack)\n", indent, "");
         return;
     }
-    const char *low = u->stack, *high = low + u->stacksize;
+    const char *low = stack, *high = low + u->stacksize;
     if (bb_unit_state(u) == ABT_THREAD_STATE_READY && !u->ctx) {
         fprintf(fp, "%*sstack %p-%p (%zu bytes), not started: nothing on it yet\n", indent, "",
                 (const void *)low, (const void *)high, u->stacksize);
@@ -119,6 +120,11 @@ int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
     bb_pool *p = bb_pool_of(pool);
     if (!bb_pool_can(p, BB_POOL_CAN_PRINT))
         return ABT_ERR_POOL;
+    /* A private pool's list takes no lock: only its home ES may walk it
+     * (anyone else could follow a unit that its home popped, ran and freed
+     * meanwhile), as only its home may push and pop (section 7). */
+    if (!p->user && !bb_pool_touchable_here(p))
+        return ABT_ERR_INV_POOL_ACCESS;
     fprintf(fp, "pool %p:\n", (void *)p);
     struct stacks_walk w = {fp};
     p->ops->for_each(p, print_one, &w);

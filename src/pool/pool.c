@@ -1,4 +1,5 @@
 /* The life of a pool and the public ABT_pool_* API over bb_pool (bb_pool.h). */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "bb_pool.h"
@@ -10,6 +11,47 @@
 bool bb_pool_access_is_valid(int access)
 {
     return access >= ABT_POOL_ACCESS_PRIV && access <= ABT_POOL_ACCESS_MPMC;
+}
+
+/* Every pool that exists, for bb_pool_id_if_live. Its own lock, not the
+ * runtime's: a pool the user never freed outlives ABT_finalize. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static bb_pool *live_pools;
+
+static void link_live(bb_pool *p)
+{
+    pthread_mutex_lock(&live_lock);
+    p->live_next = live_pools;
+    if (live_pools)
+        live_pools->live_prev = p;
+    live_pools = p;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void unlink_live(bb_pool *p)
+{
+    pthread_mutex_lock(&live_lock);
+    if (p->live_prev)
+        p->live_prev->live_next = p->live_next;
+    else
+        live_pools = p->live_next;
+    if (p->live_next)
+        p->live_next->live_prev = p->live_prev;
+    pthread_mutex_unlock(&live_lock);
+}
+
+int bb_pool_id_if_live(const bb_pool *pool)
+{
+    int id = -1;
+    pthread_mutex_lock(&live_lock);
+    for (const bb_pool *p = live_pools; p; p = p->live_next) {
+        if (p == pool) {
+            id = (int)p->id;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&live_lock);
+    return id;
 }
 
 bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int access,
@@ -24,6 +66,7 @@ bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int acce
     p->access = access;
     p->automatic = automatic;
     p->id = bb_fetch_add_relaxed(&bb_rt.next_pool_id, 1);
+    link_live(p);
     return p;
 }
 
@@ -47,6 +90,7 @@ void bb_pool_release(bb_pool *pool)
 
 void bb_pool_free_memory(bb_pool *pool)
 {
+    unlink_live(pool);
     if (pool->user)
         bb_pool_user_free(pool->user);
     free(pool);

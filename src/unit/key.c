@@ -192,7 +192,9 @@ static int set_value(bb_unit *u, bb_key *k, void *value)
     bb_keytab *t = u->keys;
     if (!t || k->slot >= t->num_slots || t->slots[k->slot].generation != k->generation)
         return claim_slot_and_unlock(u, k, value, lock);
-    bb_store_relaxed(&t->slots[k->slot].value, value); /* set before: just the value */
+    /* set before: just the value, published (release) for readers on other
+     * threads, as the first set publishes it with the generation */
+    bb_store_release(&t->slots[k->slot].value, value);
     bb_spin_unlock(lock);
     return ABT_SUCCESS;
 }
@@ -204,7 +206,7 @@ static void *get_value(const bb_unit *u, const bb_key *k)
     if (!t || slot >= t->num_slots)
         return NULL;
     const __typeof__(t->slots[0]) *s = &t->slots[slot];
-    return bb_load_acquire(&s->generation) == generation ? bb_load_relaxed(&s->value) : NULL;
+    return bb_load_acquire(&s->generation) == generation ? bb_load_acquire(&s->value) : NULL;
 }
 
 /* The unit is being freed: run the destructors of its values, those of freed

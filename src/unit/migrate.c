@@ -220,8 +220,10 @@ static bb_xstream *pick_other_xstream(bb_unit *u)
 {
     bb_xstream *pick = NULL;
     pthread_mutex_lock(&bb_rt.lock);
-    bb_xstream *last = bb_load_relaxed(&u->xstream);
-    int start = last ? bb_load_relaxed(&last->rank) : 0;
+    bb_xstream *last = bb_load_relaxed(&u->xstream); /* may have been freed since */
+    int start = bb_xstream_table_rank_of_locked(last);
+    if (start < 0)
+        start = 0;
     for (int i = 1; i <= bb_rt.xstreams_cap && !pick; i++) {
         bb_xstream *es = bb_rt.xstreams[(start + i) % bb_rt.xstreams_cap];
         if (!es || es == last || !xstream_is_running(es))

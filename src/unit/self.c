@@ -155,7 +155,7 @@ int ABT_self_set_arg(void *arg)
     bb_unit *self;
     int err = bb_caller_unit(&self);
     if (err == ABT_SUCCESS)
-        self->arg = arg;
+        bb_store_relaxed(&self->arg, arg); /* others may query it */
     return err;
 }
 

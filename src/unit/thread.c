@@ -294,7 +294,7 @@ int ABT_thread_get_last_pool_id(ABT_thread thread, int *id)
     int err = check_query(thread, id);
     if (err == ABT_SUCCESS) {
         bb_pool *p = bb_load_relaxed(&bb_unit_of(thread)->pool);
-        *id = p ? (int)p->id : -1;
+        *id = p ? bb_pool_id_if_live(p) : -1;
     }
     return err;
 }
@@ -347,7 +347,7 @@ int ABT_thread_get_arg(ABT_thread thread, void **arg)
 {
     int err = check_query(thread, arg);
     if (err == ABT_SUCCESS)
-        *arg = bb_unit_of(thread)->arg;
+        *arg = bb_load_relaxed(&bb_unit_of(thread)->arg);
     return err;
 }
 
@@ -357,7 +357,7 @@ int ABT_thread_set_arg(ABT_thread thread, void *arg)
         return ABT_ERR_UNINITIALIZED;
     if (thread == ABT_THREAD_NULL)
         return ABT_ERR_INV_THREAD;
-    bb_unit_of(thread)->arg = arg;
+    bb_store_relaxed(&bb_unit_of(thread)->arg, arg); /* others may query it */
     return ABT_SUCCESS;
 }
 
@@ -365,7 +365,7 @@ int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 {
     int err = check_query(thread, thread_func);
     if (err == ABT_SUCCESS)
-        *thread_func = bb_unit_of(thread)->func;
+        *thread_func = bb_load_relaxed(&bb_unit_of(thread)->func);
     return err;
 }
 

@@ -115,10 +115,12 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
         err = bb_unit_set_pool(u, pool);
     if (err != ABT_SUCCESS)
         return err;
-    u->func = func;
-    u->arg = arg;
-    u->requests = 0;
-    u->xstream = NULL;
+    /* Queries on the handle (ABT_thread_get_arg, _get_thread_func,
+     * _get_last_xstream, ABT_info_print_thread) may read these meanwhile. */
+    bb_store_relaxed(&u->func, func);
+    bb_store_relaxed(&u->arg, arg);
+    bb_store_relaxed(&u->requests, (uint8_t)0);
+    bb_store_relaxed(&u->xstream, (bb_xstream *)NULL);
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
     bb_store_relaxed(&u->joiner, BB_JOIN_NOBODY);
     if (__builtin_expect(bb_fiber_tools.any, 0))

@@ -62,6 +62,17 @@ int bb_xstream_table_add(bb_xstream *es, int rank)
     return err;
 }
 
+/* The rank of `es` if it is still in the table, else -1: an ES a unit last
+ * ran on may have been freed since, so `es` is compared, never read. Under
+ * bb_rt.lock. */
+int bb_xstream_table_rank_of_locked(const bb_xstream *es)
+{
+    for (int r = 0; es && r < bb_rt.xstreams_cap; r++)
+        if (bb_rt.xstreams[r] == es)
+            return r;
+    return -1;
+}
+
 void bb_xstream_table_remove(bb_xstream *es)
 {
     pthread_mutex_lock(&bb_rt.lock);
