@@ -143,15 +143,24 @@ static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
  * bb_free_item at its top, in memory that the ULT which last used it has
  * touched (a stack grows down from there). At its base the link would make
  * one more page resident for each idle stack: twice the memory of 65,536
- * lazily lent stacks that all deviated. */
+ * lazily lent stacks that all deviated. The link's offset from the stack's
+ * base is aligned down for the link: a
+ * stack size of the user's (ABT_thread_attr_set_stacksize) need not be a
+ * multiple of anything, while every stack the library maps starts on a page
+ * (map_stack, slabs of page-rounded default sizes). */
+static inline size_t bb_mem_stack_item_offset(size_t size)
+{
+    return (size - sizeof(bb_free_item)) & ~(size_t)(_Alignof(bb_free_item) - 1);
+}
+
 static inline bb_free_item *bb_mem_stack_item(void *stack, size_t size)
 {
-    return (bb_free_item *)(void *)((char *)stack + size - sizeof(bb_free_item));
+    return (bb_free_item *)(void *)((char *)stack + bb_mem_stack_item_offset(size));
 }
 
 static inline void *bb_mem_item_stack(bb_free_item *item, size_t size)
 {
-    return item ? (char *)(item + 1) - size : NULL;
+    return item ? (char *)item - bb_mem_stack_item_offset(size) : NULL;
 }
 
 /* Default-size stacks on their own (given to ULTs at their first run, see

@@ -90,14 +90,24 @@ static bool take_out_of_pool(bb_unit *u)
            from->ops->remove(from, u) == ABT_SUCCESS;
 }
 
+/* Whether a request posted earlier still waits for `u` (another thread
+ * asked for a move while `u` could not be moved). A move made now must
+ * replace it, as a later request would: otherwise it is served after the
+ * move, and the older target wins. */
+static bool has_pending_request(bb_unit *u)
+{
+    return (bb_load_acquire(&u->requests) & BB_REQ_MIGRATE) != 0;
+}
+
 /* The caller moves itself: it yields into the target. Into a pool it may
  * not touch, through a request, so that the move happens after its context
- * is saved (switch.c, push_migrating). */
+ * is saved (switch.c, push_migrating); so too with a request pending, which
+ * the new one replaces. */
 static int migrate_self(bb_unit *u, bb_pool *to)
 {
     if (!bb_unit_is_ult(u))
         return ABT_ERR_MIGRATION_NA; /* a running tasklet cannot leave its ES */
-    if (!bb_pool_touchable_here(to)) {
+    if (!bb_pool_touchable_here(to) || has_pending_request(u)) {
         post_request(u, to);
         bb_ult_yield(u);
         return ABT_SUCCESS;
@@ -116,6 +126,17 @@ int bb_unit_migrate(bb_unit *u, bb_pool *to)
     if (u == self)
         return migrate_self(u, to);
     if (take_out_of_pool(u)) {
+        if (has_pending_request(u)) {
+            /* Posted while `u` could not be moved, and not served yet: this
+             * move replaces it, as a request would (the count moves to `to`,
+             * and is dropped once `u` is pushed). */
+            post_request(u, to);
+            bb_pool *counted = bb_unit_apply_migration(u);
+            bb_pool_push_migrated(u->pool, u);
+            if (counted)
+                bb_unit_uncount_blocked(counted, u->pool);
+            return ABT_SUCCESS;
+        }
         int err = bb_unit_set_pool(u, to);
         if (err == ABT_SUCCESS)
             moved(u);
