@@ -144,10 +144,10 @@ static inline void bb_mem_ult_free(bb_mem_cache *cache, bb_unit *u)
  * touched (a stack grows down from there). At its base the link would make
  * one more page resident for each idle stack: twice the memory of 65,536
  * lazily lent stacks that all deviated. The link's offset from the stack's
- * base is aligned down for the link: a
- * stack size of the user's (ABT_thread_attr_set_stacksize) need not be a
- * multiple of anything, while every stack the library maps starts on a page
- * (map_stack, slabs of page-rounded default sizes). */
+ * base is aligned down for the link: a stack size of the user's
+ * (ABT_thread_attr_set_stacksize) need not be a multiple of anything, while
+ * every stack the library maps starts on a page (map_stack, slabs of
+ * page-rounded default sizes). */
 static inline size_t bb_mem_stack_item_offset(size_t size)
 {
     return (size - sizeof(bb_free_item)) & ~(size_t)(_Alignof(bb_free_item) - 1);
