@@ -392,6 +392,9 @@ bool bb_unit_claim_suspension(bb_unit *u);
 /* Migration, src/unit/migrate.c. */
 int bb_unit_migrate(bb_unit *u, bb_pool *to);
 bb_pool *bb_unit_apply_migration(bb_unit *u);
+/* Push `u`, which has a move pending, where that move takes it, and uncount
+ * the target after the push; returns that pool. switch.c. */
+bb_pool *bb_unit_push_migrating(bb_unit *u, ABT_pool_context ctx);
 bool bb_unit_is_unnamed(const bb_unit *u);
 
 #endif

@@ -101,7 +101,7 @@ static bool has_pending_request(bb_unit *u)
 
 /* The caller moves itself: it yields into the target. Into a pool it may
  * not touch, through a request, so that the move happens after its context
- * is saved (switch.c, push_migrating); so too with a request pending, which
+ * is saved (bb_unit_push_migrating); so too with a request pending, which
  * the new one replaces. */
 static int migrate_self(bb_unit *u, bb_pool *to)
 {
@@ -128,13 +128,10 @@ int bb_unit_migrate(bb_unit *u, bb_pool *to)
     if (take_out_of_pool(u)) {
         if (has_pending_request(u)) {
             /* Posted while `u` could not be moved, and not served yet: this
-             * move replaces it, as a request would (the count moves to `to`,
-             * and is dropped once `u` is pushed). */
+             * move replaces it, as a later request would, and is served at
+             * once. */
             post_request(u, to);
-            bb_pool *counted = bb_unit_apply_migration(u);
-            bb_pool_push_migrated(u->pool, u);
-            if (counted)
-                bb_unit_uncount_blocked(counted, u->pool);
+            bb_unit_push_migrating(u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
             return ABT_SUCCESS;
         }
         int err = bb_unit_set_pool(u, to);

@@ -38,7 +38,7 @@ static inline bool has_pending_migration(bb_unit *u)
     return __builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0);
 }
 
-static __attribute__((noinline)) bb_pool *push_migrating(bb_unit *u, bb_pool_ctx ctx)
+__attribute__((noinline)) bb_pool *bb_unit_push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
     bb_pool *was = u->pool;
     bb_pool *counted = bb_unit_apply_migration(u);
@@ -58,7 +58,7 @@ static __attribute__((noinline)) bb_pool *push_migrating(bb_unit *u, bb_pool_ctx
 static inline bb_pool *push_ready(bb_unit *u, bb_pool_ctx ctx)
 {
     if (has_pending_migration(u))
-        return push_migrating(u, ctx);
+        return bb_unit_push_migrating(u, ctx);
     bb_pool *to = u->pool;
     if (__builtin_expect(!bb_pool_surely_open_to(to, bb_self_xstream()), 0))
         bb_pool_push_migrated(to, u);
