@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "bb_caller.h"
 #include "bb_ctx.h"
 #include "bb_key.h"
 #include "bb_mem.h"
@@ -173,13 +174,15 @@ static void join_from_os_thread(bb_unit *u)
         sched_yield(); /* somebody else waits; poll until it is done */
 }
 
-/* Out of line: the common join finds the unit terminated already. */
+/* Out of line: the common join finds the unit terminated already. An ES's
+ * main scheduler has no parent to switch to and no pool to count itself
+ * blocked in: like an external thread, it sleeps in the kernel. */
 __attribute__((noinline)) void bb_unit_block_until_terminated(bb_unit *u)
 {
     bb_unit *self = bb_self_unit();
     unsigned spins = 0;
     while (!bb_unit_is_terminated(u)) {
-        if (!self)
+        if (!self || bb_unit_is_main_sched(self))
             join_from_os_thread(u);
         else if (bb_unit_is_ult(self)) {
             bb_ult_block_on_join(self, u);

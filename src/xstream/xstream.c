@@ -367,11 +367,12 @@ static bool is_caller_on(bb_xstream *es)
 }
 
 /* Wait for a secondary ES to stop, without blocking the caller's ES while
- * other ULTs could run there. */
+ * other ULTs could run there. An ES's main scheduler has nowhere to yield
+ * to: it waits in pthread_join, as an external thread does. */
 static void join_thread(bb_xstream *es)
 {
     bb_unit *self = bb_self_unit();
-    if (self && bb_unit_is_ult(self)) {
+    if (self && bb_unit_is_ult(self) && !bb_unit_is_main_sched(self)) {
         /* Waking this ULT from the stopping ES would push it into its pool
          * from another OS thread, which a private pool forbids: poll, and
          * let the OS run others in between. */
