@@ -19,6 +19,11 @@ int main(void)
     CHECK_ERR(ABT_mutex_attr_free(&attr), ABT_ERR_UNINITIALIZED);
     CHECK_ERR(ABT_mutex_attr_set_recursive(attr, ABT_TRUE), ABT_ERR_UNINITIALIZED);
     CHECK_ERR(ABT_mutex_attr_get_recursive(attr, &b), ABT_ERR_UNINITIALIZED);
+    /* a handle that cannot be alive yet is not read */
+    ABT_mutex m;
+    CHECK_ERR(ABT_mutex_create_with_attr((ABT_mutex_attr)(intptr_t)0x10, &m),
+              ABT_ERR_UNINITIALIZED);
+    CHECK(m == ABT_MUTEX_NULL);
 
     CHECK_OK(ABT_init(0, NULL));
 
@@ -101,5 +106,7 @@ int main(void)
     CHECK_OK(ABT_finalize());
 
     CHECK_ERR(ABT_mutex_attr_create(&attr), ABT_ERR_UNINITIALIZED);
+    CHECK_ERR(ABT_mutex_create_with_attr((ABT_mutex_attr)(intptr_t)0x10, &m),
+              ABT_ERR_UNINITIALIZED);
     BB_TEST_END();
 }

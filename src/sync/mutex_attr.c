@@ -70,10 +70,13 @@ int ABT_mutex_attr_get_recursive(ABT_mutex_attr attr, ABT_bool *recursive)
     return ABT_SUCCESS;
 }
 
-/* ABT_MUTEX_ATTR_NULL means the defaults, as in Argobots 1.1 and later. */
+/* ABT_MUTEX_ATTR_NULL means the defaults, as in Argobots 1.1 and later. The
+ * attribute is read only once the runtime is known to be up: before
+ * ABT_init (or after ABT_finalize) no attribute can be alive. */
 int ABT_mutex_create_with_attr(ABT_mutex_attr attr, ABT_mutex *newmutex)
 {
-    return bb_mutex_create(attr_of(attr) && attr_of(attr)->recursive, newmutex);
+    bool up = bb_is_up();
+    return bb_mutex_create(up && attr_of(attr) && attr_of(attr)->recursive, newmutex);
 }
 
 /* A new attribute object, which the caller frees. */
