@@ -80,7 +80,7 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
     if (pool->user) {
         err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
         if (err != ABT_SUCCESS) {
-            bb_unit_release(u);
+            bb_unit_release_memory(u); /* never announced: no FREE event either */
             return err;
         }
     }

@@ -249,11 +249,13 @@ static int make_sched_unit(bb_xstream *es, const bb_sched *s, bb_ctx_fn entry)
     return bb_unit_make_sched(bb_rt.config.sched_stacksize, false, entry, &es->sched_unit);
 }
 
+/* The runtime's own units, which no tool heard of at their creation (no
+ * CREATE event): none hears of their end either. */
 static void release_units(bb_xstream *es)
 {
-    bb_unit_release(es->sched_unit);
+    bb_unit_release_memory(es->sched_unit);
     if (es->native_unit)
-        bb_unit_release(es->native_unit);
+        bb_unit_release_memory(es->native_unit);
 }
 
 static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream **out)
