@@ -350,17 +350,57 @@ void bb_mem_cache_init(bb_mem_cache *cache)
     cache->stack_size = bb_rt.config.thread_stacksize;
 }
 
+/* Memory that ULTs freed with their stack (eager ones, those of external
+ * threads) left in the depot is taken apart when a bare descriptor or a
+ * stack is wanted and none is free: otherwise it would stay there while
+ * lazy ULTs and tasklets map more, up to twice the peak. The other half
+ * goes back to the depot. */
+static bb_unit *pop_depot_ult(void)
+{
+    if (!bb_load_relaxed(&depot.ults.count))
+        return NULL; /* racy peek, as in refill */
+    pthread_mutex_lock(&depot.lock);
+    bb_unit *u = (bb_unit *)list_pop(&depot.ults.head, &depot.ults.count);
+    pthread_mutex_unlock(&depot.lock);
+    return u;
+}
+
+static bb_unit *desc_from_depot_ult(void)
+{
+    bb_unit *u = pop_depot_ult();
+    if (u) {
+        bb_free_item *link = bb_mem_stack_item(u->stack, u->stacksize);
+        bb_sanitizer_fresh_stack(link, sizeof(*link));
+        link->flags = u->flags & BB_UNIT_STACK_FLAGS;
+        push_to_depot(&depot.stacks, link);
+    }
+    return u;
+}
+
+static void *stack_from_depot_ult(uint32_t *flags)
+{
+    bb_unit *u = pop_depot_ult();
+    if (!u)
+        return NULL;
+    void *stack = u->stack;
+    *flags = u->flags & BB_UNIT_STACK_FLAGS;
+    free_desc_item((bb_free_item *)u);
+    return stack;
+}
+
 bb_unit *bb_mem_desc_alloc_slow(bb_mem_cache *cache)
 {
+    bb_free_item *item;
     if (cache) {
-        bb_free_item *item;
         refill(&cache->descs, &cache->num_descs, &depot.descs, bb_rt.config.mem_max_descs);
         item = list_pop(&cache->descs, &cache->num_descs);
-        return item ? (bb_unit *)item : new_desc();
+    } else {
+        pthread_mutex_lock(&depot.lock);
+        item = list_pop(&depot.descs.head, &depot.descs.count);
+        pthread_mutex_unlock(&depot.lock);
     }
-    pthread_mutex_lock(&depot.lock);
-    bb_free_item *item = list_pop(&depot.descs.head, &depot.descs.count);
-    pthread_mutex_unlock(&depot.lock);
+    if (!item)
+        item = (bb_free_item *)desc_from_depot_ult();
     return item ? (bb_unit *)item : new_desc();
 }
 
@@ -477,6 +517,8 @@ int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t 
             *flags = item->flags;
         cached = bb_mem_item_stack(item, size);
     }
+    if (!cached)
+        cached = stack_from_depot_ult(flags);
     if (cached) {
         *stack = cached;
         return ABT_SUCCESS;
