@@ -21,7 +21,7 @@
  *    create a ULT and query; FCONTEXT is FALSE iff the configuration says
  *    "ucontext"; STACK_OVERFLOW_CHECK (an int) follows ABT_STACK_OVERFLOW_CHECK:
  *    unset or "mprotect" 2, "mprotect_strict" 3, anything else 0 (any case);
- *    the constants (EVENT_FREQ 50, SLEEP_NSEC 100, TOOL FALSE, STACK_UNWIND
+ *    the constants (EVENT_FREQ 50, SLEEP_NSEC 100, TOOL TRUE, STACK_UNWIND
  *    FALSE, WAIT_POLICY 0, ...) are bobbin's documented answers;
  *    LAZY_STACK_ALLOC and DYNAMIC_PROMOTION are TRUE with the default
  *    ABT_THREAD_TECHNIQUE, auto (test_technique_config has the others). */

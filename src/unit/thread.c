@@ -364,9 +364,12 @@ int ABT_thread_set_arg(ABT_thread thread, void *arg)
 int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
 {
     int err = check_query(thread, thread_func);
-    if (err == ABT_SUCCESS)
-        *thread_func = bb_load_relaxed(&bb_unit_of(thread)->func);
-    return err;
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_unit *u = bb_unit_of(thread);
+    /* A scheduler's unit runs the runtime's own loop, not a user function. */
+    *thread_func = (u->flags & BB_UNIT_SCHED) ? NULL : bb_load_relaxed(&u->func);
+    return ABT_SUCCESS;
 }
 
 int ABT_thread_is_primary(ABT_thread thread, ABT_bool *is_primary)
