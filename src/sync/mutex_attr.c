@@ -75,8 +75,7 @@ int ABT_mutex_attr_get_recursive(ABT_mutex_attr attr, ABT_bool *recursive)
  * ABT_init (or after ABT_finalize) no attribute can be alive. */
 int ABT_mutex_create_with_attr(ABT_mutex_attr attr, ABT_mutex *newmutex)
 {
-    bool up = bb_is_up();
-    return bb_mutex_create(up && attr_of(attr) && attr_of(attr)->recursive, newmutex);
+    return bb_mutex_create(bb_is_up() && attr_of(attr) && attr_of(attr)->recursive, newmutex);
 }
 
 /* A new attribute object, which the caller frees. */
