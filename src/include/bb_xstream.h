@@ -103,24 +103,17 @@ static inline ABT_xstream bb_xstream_handle(bb_xstream *es)
  * Initial-exec: one %fs-relative load, no call to __tls_get_addr. */
 extern __thread bb_xstream *bb_tls_xstream __attribute__((tls_model("initial-exec")));
 
-#if defined(__SANITIZE_THREAD__)
-/* Under ThreadSanitizer the compiler passes TSan the address of the TLS
- * variable, computed from a thread pointer it may keep across a call in
- * which the ULT moved to another ES (e.g. run_child_first, across the
- * ULT's function): TSan is then told of an access to the old OS thread's
- * TLS, a race report once a new thread reuses that memory. Out of line,
- * the thread pointer is read afresh. */
-bb_xstream *bb_self_xstream_tsan(void);
-static inline bb_xstream *bb_self_xstream(void)
-{
-    return bb_self_xstream_tsan();
-}
-#else
-static inline bb_xstream *bb_self_xstream(void)
+/* Not instrumented by ThreadSanitizer: an instrumented read hands TSan the
+ * variable's address, computed from a thread pointer the compiler may keep
+ * across a call in which the ULT moved to another ES (run_child_first,
+ * across the ULT's function), and TSan then reports a race with the next
+ * thread to reuse the old one's TLS. GCC does not inline a function whose
+ * sanitizers differ from its caller's, so under TSan this is a call that
+ * reads the thread pointer afresh; in every other build it is one load. */
+static inline __attribute__((no_sanitize_thread)) bb_xstream *bb_self_xstream(void)
 {
     return bb_tls_xstream;
 }
-#endif
 
 /* The same, but never NULL: an external thread gets a stand-in whose
  * current unit is no ULT, so that the yields' shortcut, which starts by

@@ -31,13 +31,6 @@ static bb_unit outside_unit;
 static bb_xstream outside = {.current = &outside_unit};
 __thread bb_xstream *bb_tls_here __attribute__((tls_model("initial-exec"))) = &outside;
 
-#if defined(__SANITIZE_THREAD__)
-__attribute__((noinline)) bb_xstream *bb_self_xstream_tsan(void)
-{
-    return bb_tls_xstream;
-}
-#endif
-
 void bb_xstream_set_self(bb_xstream *es)
 {
     bb_tls_xstream = es;
