@@ -700,9 +700,12 @@ static bb_pool *expose_creator(bb_unit *creator, bb_pool_ctx push_ctx)
     return push_ready(creator, push_ctx);
 }
 
+/* `pool`, where the creator went, is looked into only once it is known to
+ * be one of ours, hence alive: the creator may have moved on to another ES's
+ * pool, ended there and that ES been freed with the pool meanwhile. */
 static bool take_back(bb_xstream *es, bb_pool *pool, bb_unit *creator, const bb_unit *child)
 {
-    return pool->ops->take_back && bb_sched_has_pool(es->main_sched, pool) &&
+    return bb_sched_has_pool(es->main_sched, pool) && pool->ops->take_back &&
            pool->ops->take_back(pool, creator, child);
 }
 
