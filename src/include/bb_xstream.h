@@ -147,6 +147,9 @@ static inline bb_mem_cache *bb_self_mem_cache(void)
  * now and every later one; a pinned scheduler is not retired until
  * bb_sched_unpin. NULL if the ES has none (being created). */
 void bb_xstream_request_stop(bb_xstream *es, uint32_t bits);
+/* Wake the main scheduler of `es` if it sleeps (BASIC_WAIT), so that it
+ * takes in its inbox (remote_ready). */
+void bb_xstream_ring_main_sched(bb_xstream *es);
 bb_sched *bb_xstream_pin_main_sched(bb_xstream *es);
 bb_pool *bb_xstream_first_main_pool(bb_xstream *es); /* ABT_*_create_on_xstream */
 

@@ -161,6 +161,15 @@ static bool all_pools_empty(bb_sched *s)
     return true;
 }
 
+/* Nothing woken elsewhere waits in this ES's inbox. A waker rings the bell
+ * after it fills the inbox (hand_to_es, switch.c): if that ring came before
+ * the peek, this look, after it, sees the unit. */
+static bool inbox_is_empty(void)
+{
+    bb_unit *inbox = bb_load_acquire(&bb_self_xstream()->remote_ready);
+    return inbox == NULL || inbox == BB_INBOX_CLOSED;
+}
+
 /* Arm the bell, register with every pool, look once more, sleep; see
  * src/pool/sleep.c for why no wake-up is lost. The registrations stay when
  * the scheduler wakes up: it goes straight back to work, and pushes that meet
@@ -193,8 +202,8 @@ static void sleep_until_work(bb_sched *s, bb_idle *idle)
      * have rung before the peek, for a unit another ES took meanwhile:
      * disarmed, this scheduler must not sleep, since later pushes skip it
      * (they count on its being awake, or about to wake); it arms again. */
-    if (all_pools_empty(s) && !bb_sched_has_to_stop(s) && !bb_info_dump_requested() &&
-        bb_bell_is_armed(s->bell)) {
+    if (all_pools_empty(s) && inbox_is_empty() && !bb_sched_has_to_stop(s) &&
+        !bb_info_dump_requested() && bb_bell_is_armed(s->bell)) {
         bb_bell_wait(s->bell, seen, -1);
         note_idle_end(s, now_ns() - idle->since_ns);
     }

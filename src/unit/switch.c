@@ -844,7 +844,11 @@ static bool wakes_from_elsewhere(bb_unit *u)
            bb_self_xstream() != bb_load_relaxed(&u->xstream);
 }
 
-/* Returns false if the inbox of `es` is closed. */
+/* Returns false if the inbox of `es` is closed. The ES may be asleep: its
+ * ULT went there by a hand-over (a *_to call, ABT_self_schedule) from a
+ * private pool its own scheduler does not hold, and a BASIC_WAIT scheduler
+ * whose pools are all shared sleeps until rung. Without the ring the ULT
+ * would stay in the inbox, never ready, until that ES got other work. */
 static bool hand_to_es(bb_xstream *es, bb_unit *u)
 {
     bb_unit *head = bb_load_relaxed(&es->remote_ready);
@@ -853,6 +857,7 @@ static bool hand_to_es(bb_xstream *es, bb_unit *u)
             return false;
         u->next = head;
     } while (!bb_cas_acq_rel(&es->remote_ready, &head, u));
+    bb_xstream_ring_main_sched(es); /* after the push: see sleep_until_work */
     return true;
 }
 

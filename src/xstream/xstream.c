@@ -69,6 +69,14 @@ void bb_xstream_request_stop(bb_xstream *es, uint32_t bits)
     bb_spin_unlock(&es->sched_lock);
 }
 
+void bb_xstream_ring_main_sched(bb_xstream *es)
+{
+    bb_spin_lock(&es->sched_lock); /* main_sched is not retired meanwhile */
+    if (es->main_sched)
+        bb_bell_ring(es->main_sched->bell);
+    bb_spin_unlock(&es->sched_lock);
+}
+
 /* The primary ES stops only for ABT_finalize: other requests are dropped. */
 static void drop_stop_requests(bb_xstream *es)
 {
