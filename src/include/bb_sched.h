@@ -186,8 +186,10 @@ bool bb_sched_frees_pool_with_work(bb_sched *s);
 void bb_sched_destroy_with_pools(bb_sched *sched);
 void bb_sched_request(bb_sched *sched, uint32_t bits);
 /* `s` becomes, or stops being, the main scheduler of `es`: its private
- * pools get, or lose, their home (bb_pool.h). */
-void bb_sched_attach(bb_sched *s, bb_xstream *es);
+ * pools get, or lose, their home (bb_pool.h). Attaching fails with
+ * ABT_ERR_INV_POOL_ACCESS, changing nothing, if one of them is another
+ * ES's already. */
+int bb_sched_attach(bb_sched *s, bb_xstream *es);
 void bb_sched_detach(bb_sched *s);
 bool bb_sched_has_to_stop(bb_sched *sched);
 bool bb_sched_pools_are_drained(bb_sched *sched);

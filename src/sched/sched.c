@@ -1,5 +1,6 @@
 /* Schedulers: creation, the stop protocol, and the public ABT_sched_* API.
  * The predefined loops are in basic.c; stacking in stack.c. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "bb_caller.h"
@@ -148,28 +149,64 @@ void bb_sched_destroy_with_pools(bb_sched *s)
     bb_sched_destroy(s);
 }
 
-void bb_sched_attach(bb_sched *s, bb_xstream *es)
+/* A private pool has one home at a time: the ES whose main scheduler holds
+ * it. Taking and giving back homes is serialized, so that two ESs made at
+ * once with one private pool cannot both take it. Rare: ES creation and
+ * scheduler replacement. */
+static pthread_mutex_t homes_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool is_private(const bb_pool *p)
 {
-    s->xstream = es;
-    for (int i = 0; i < s->num_pools; i++)
-        if (s->pools[i]->access == ABT_POOL_ACCESS_PRIV)
-            bb_store_release(&s->pools[i]->home, es);
+    return p->access == ABT_POOL_ACCESS_PRIV;
 }
 
-/* A pool that the ES's new main scheduler holds too keeps its home. */
+/* Under homes_lock: no private pool of `s` has a home other than `es`. */
+static bool homes_free_for(const bb_sched *s, const bb_xstream *es)
+{
+    for (int i = 0; i < s->num_pools; i++) {
+        const bb_xstream *home = bb_load_relaxed(&s->pools[i]->home);
+        if (is_private(s->pools[i]) && home && home != es)
+            return false;
+    }
+    return true;
+}
+
+int bb_sched_attach(bb_sched *s, bb_xstream *es)
+{
+    pthread_mutex_lock(&homes_lock);
+    bool free_for_es = homes_free_for(s, es);
+    if (free_for_es) {
+        s->xstream = es;
+        for (int i = 0; i < s->num_pools; i++)
+            if (is_private(s->pools[i]))
+                bb_store_release(&s->pools[i]->home, es);
+    }
+    pthread_mutex_unlock(&homes_lock);
+    return free_for_es ? ABT_SUCCESS : ABT_ERR_INV_POOL_ACCESS;
+}
+
+/* Whether `other`, not `s`, holds `p` on the same ES. */
+static bool also_held_by(const bb_sched *other, const bb_sched *s, const bb_pool *p)
+{
+    return other && other != s && bb_sched_has_pool(other, p);
+}
+
+/* A pool that another scheduler of the ES holds (its new main scheduler, or
+ * the old one still draining its pools) keeps its home. */
 void bb_sched_detach(bb_sched *s)
 {
     bb_xstream *es = s->xstream;
     s->xstream = NULL;
     if (!es)
         return;
-    bb_sched *now = es->main_sched;
+    pthread_mutex_lock(&homes_lock);
     for (int i = 0; i < s->num_pools; i++) {
         bb_pool *p = s->pools[i];
-        bool kept = now && now != s && bb_sched_has_pool(now, p);
-        if (p->access == ABT_POOL_ACCESS_PRIV && bb_load_relaxed(&p->home) == es && !kept)
+        bool kept = also_held_by(es->main_sched, s, p) || also_held_by(es->retiring, s, p);
+        if (is_private(p) && bb_load_relaxed(&p->home) == es && !kept)
             bb_store_release(&p->home, (bb_xstream *)NULL);
     }
+    pthread_mutex_unlock(&homes_lock);
 }
 
 void bb_sched_request(bb_sched *s, uint32_t bits)

@@ -278,20 +278,24 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
     es->ult_steps = bb_technique_steps(bb_rt.config.technique);
     es->adaptive = bb_rt.config.technique == BB_TECH_AUTO;
     es->state = ABT_XSTREAM_STATE_TERMINATED;
-    int err = make_sched_unit(es, s, sched_entry);
+    int err = bb_sched_attach(s, es); /* first: it may find a private pool taken */
     if (err != ABT_SUCCESS) {
         free(es);
         return err;
     }
-    err = bb_xstream_table_add(es, rank);
+    err = make_sched_unit(es, s, sched_entry);
+    if (err == ABT_SUCCESS) {
+        err = bb_xstream_table_add(es, rank);
+        if (err != ABT_SUCCESS)
+            release_units(es);
+    }
     if (err != ABT_SUCCESS) {
-        release_units(es);
+        bb_sched_detach(s);
         free(es);
         return err;
     }
     bb_xstream_init_binding(es);
     es->main_sched = s; /* the caller claimed it */
-    bb_sched_attach(s, es);
     bb_store_relaxed(&s->unit, es->sched_unit);
     *out = es;
     return ABT_SUCCESS;
@@ -817,23 +821,26 @@ static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
 {
     bool running_here = bb_self_xstream() == es;
     bb_sched *pending = NULL;
+    if (running_here && s->num_pools == 0)
+        return ABT_ERR_INV_SCHED;
+    int err = bb_sched_attach(s, es); /* first: it may find a private pool taken */
+    if (err != ABT_SUCCESS)
+        return err;
     if (running_here) {
-        if (s->num_pools == 0)
-            return ABT_ERR_INV_SCHED;
         bb_pool *was = self->pool;
-        int err = bb_unit_set_pool(self, s->pools[0]);
+        err = bb_unit_set_pool(self, s->pools[0]);
         if (err == ABT_SUCCESS && es->retiring)
             err = move_earlier_replacer(es, s->pools[0]);
         if (err != ABT_SUCCESS) {
             (void)bb_unit_set_pool(self, was); /* back; only a user pool's create_unit
                                                   could fail, and leave it in s's pool */
+            bb_sched_detach(s);
             return err;
         }
         if (es->retiring)
             pending = es->main_sched;
     }
     bb_sched *old = es->retiring ? es->retiring : es->main_sched;
-    bb_sched_attach(s, es);
     install_main_sched(es, s);
     if (pending)
         drop_pending(es, pending);
