@@ -152,9 +152,16 @@ static void run_main_scheds(bb_xstream *es)
         if (s != es->retiring)
             return; /* the main scheduler stopped for good */
         wait_unpinned(s);
-        if (!bb_sched_pools_are_drained(s))
+        /* ABT_sched_exit on the retiring scheduler: it stops now, whatever
+         * its pools hold, and its successor takes over at once. Calling
+         * run() again instead would return at once each time, for ever if
+         * the loop asks ABT_sched_has_to_stop before it runs anything. */
+        bool exited = bb_load_acquire(&s->request) & BB_SCHED_REQ_EXIT;
+        if (!exited && !bb_sched_pools_are_drained(s))
             continue; /* a thread that had pinned it pushed work: run that too */
         es->retiring = NULL;
+        if (exited && s->automatic && bb_sched_frees_pool_with_work(s))
+            s->automatic = false; /* back to the user with that work, as a stacked one */
         retire_sched(s);
         bb_unit *replacer = es->replacer;
         es->replacer = NULL;
