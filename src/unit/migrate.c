@@ -208,17 +208,50 @@ int ABT_thread_migrate_to_sched(ABT_thread thread, ABT_sched sched)
     return migrate_to_sched(u, bb_sched_of(sched));
 }
 
+/* Whether the scheduler was asked to stop (a join, a free, a cancel or an
+ * exit of its ES). */
+static bool sched_is_stopping(bb_sched *s)
+{
+    return (__atomic_load_n(&s->request, __ATOMIC_SEQ_CST) &
+            (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_EXIT)) != 0;
+}
+
 /* The ES may replace its main scheduler meanwhile: that one is pinned while
- * its migration pool is chosen, not during the move, which may switch. */
+ * its migration pool is chosen, not during the move, which may switch.
+ *
+ * The ES may also be stopping: joined or freed by another thread (for
+ * ABT_thread_migrate, which chose it, without its caller's knowledge). Its
+ * scheduler may then have found its pools drained and stopped before the
+ * move is counted there, and a free then destroys its automatic pool with
+ * the unit on its way in: the unit would be lost in freed memory. So the
+ * move is counted in the target (as a unit to come) before the pin is let
+ * go, and only then is the stop request read: a scheduler that looked at
+ * its pools after the count waits for the unit; one that looked before was
+ * asked to stop before, which the read sees, and the move is refused. The
+ * count is dropped once the move is made (bb_unit_migrate counts a move it
+ * leaves pending by itself). */
 static int migrate_to_xstream(bb_unit *u, bb_xstream *es)
 {
     if (!xstream_is_running(es))
         return ABT_ERR_INV_XSTREAM; /* nothing would ever run it there */
     bb_sched *s = bb_xstream_pin_main_sched(es);
     bb_pool *to = s ? migration_target(u, s) : NULL;
+    bool stopping = false;
+    if (to) {
+        __atomic_fetch_add(&to->num_blocked, 1, __ATOMIC_SEQ_CST);
+        stopping = sched_is_stopping(s);
+        if (stopping)
+            bb_unit_uncount_blocked(to, NULL);
+    }
     if (s)
         bb_sched_unpin(s);
-    return to ? bb_unit_migrate(u, to) : ABT_ERR_MIGRATION_TARGET;
+    if (stopping)
+        return ABT_ERR_INV_XSTREAM; /* it would stop without running it */
+    if (!to)
+        return ABT_ERR_MIGRATION_TARGET;
+    int err = bb_unit_migrate(u, to);
+    bb_unit_uncount_blocked(to, NULL);
+    return err;
 }
 
 int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream)
@@ -247,7 +280,7 @@ static bb_xstream *pick_other_xstream(bb_unit *u)
         if (!es || es == last || !xstream_is_running(es))
             continue;
         bb_sched *s = bb_xstream_pin_main_sched(es);
-        if (s && !bb_sched_has_pool(s, bb_load_relaxed(&u->pool)))
+        if (s && !sched_is_stopping(s) && !bb_sched_has_pool(s, bb_load_relaxed(&u->pool)))
             pick = es;
         if (s)
             bb_sched_unpin(s);
@@ -265,5 +298,7 @@ int ABT_thread_migrate(ABT_thread thread)
     bb_xstream *es = pick_other_xstream(u);
     if (!es)
         return ABT_ERR_MIGRATION_NA; /* no other ES to go to */
-    return migrate_to_xstream(u, es);
+    err = migrate_to_xstream(u, es);
+    /* It was asked to stop since it was picked: as if it had not been there. */
+    return err == ABT_ERR_INV_XSTREAM ? ABT_ERR_MIGRATION_NA : err;
 }

@@ -238,7 +238,10 @@ static void primary_sched_main(void *arg)
 
 static int start_thread(bb_xstream *es)
 {
-    bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_RUNNING);
+    /* Release: whoever sees RUNNING (with an acquire load, as
+     * ABT_thread_migrate's search of the table of ESs does) sees the ES as
+     * it was built, its main scheduler included. */
+    bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_RUNNING);
     pthread_t thread;
     if (pthread_create(&thread, NULL, secondary_main, es) != 0) {
         bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
