@@ -216,42 +216,52 @@ static bool sched_is_stopping(bb_sched *s)
             (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_EXIT)) != 0;
 }
 
-/* The ES may replace its main scheduler meanwhile: that one is pinned while
- * its migration pool is chosen, not during the move, which may switch.
+/* Count a move of `u` to the main scheduler of `es` in that scheduler's
+ * migration pool, as a unit to come; on success `*to` is that pool, which
+ * the caller uncounts once the move is made (move_counted).
  *
- * The ES may also be stopping: joined or freed by another thread (for
+ * The ES may replace its main scheduler meanwhile: that one is pinned while
+ * its migration pool is chosen, not during the move, which may switch. The
+ * ES may also be stopping: joined or freed by another thread (for
  * ABT_thread_migrate, which chose it, without its caller's knowledge). Its
- * scheduler may then have found its pools drained and stopped before the
- * move is counted there, and a free then destroys its automatic pool with
- * the unit on its way in: the unit would be lost in freed memory. So the
- * move is counted in the target (as a unit to come) before the pin is let
- * go, and only then is the stop request read: a scheduler that looked at
- * its pools after the count waits for the unit; one that looked before was
- * asked to stop before, which the read sees, and the move is refused. The
- * count is dropped once the move is made (bb_unit_migrate counts a move it
- * leaves pending by itself). */
-static int migrate_to_xstream(bb_unit *u, bb_xstream *es)
+ * scheduler may then find its pools drained and stop, and a free destroy
+ * its automatic pool, with the unit on its way in: lost in freed memory.
+ * So the move is counted before the pin is let go, and only then is the
+ * stop request read: a scheduler that looks at its pools after the count
+ * waits for the unit; one that looked before was asked to stop before,
+ * which the read sees, and the move is refused. */
+static int count_move_to_xstream(bb_unit *u, bb_xstream *es, bb_pool **to)
 {
     if (!xstream_is_running(es))
         return ABT_ERR_INV_XSTREAM; /* nothing would ever run it there */
     bb_sched *s = bb_xstream_pin_main_sched(es);
-    bb_pool *to = s ? migration_target(u, s) : NULL;
-    bool stopping = false;
-    if (to) {
-        __atomic_fetch_add(&to->num_blocked, 1, __ATOMIC_SEQ_CST);
-        stopping = sched_is_stopping(s);
-        if (stopping)
-            bb_unit_uncount_blocked(to, NULL);
+    *to = s ? migration_target(u, s) : NULL;
+    int err = *to ? ABT_SUCCESS : ABT_ERR_MIGRATION_TARGET;
+    if (*to) {
+        __atomic_fetch_add(&(*to)->num_blocked, 1, __ATOMIC_SEQ_CST);
+        if (sched_is_stopping(s)) {
+            bb_unit_uncount_blocked(*to, NULL);
+            err = ABT_ERR_INV_XSTREAM; /* it would stop without running it */
+        }
     }
     if (s)
         bb_sched_unpin(s);
-    if (stopping)
-        return ABT_ERR_INV_XSTREAM; /* it would stop without running it */
-    if (!to)
-        return ABT_ERR_MIGRATION_TARGET;
+    return err;
+}
+
+/* bb_unit_migrate counts a move it leaves pending by itself. */
+static int move_counted(bb_unit *u, bb_pool *to)
+{
     int err = bb_unit_migrate(u, to);
     bb_unit_uncount_blocked(to, NULL);
     return err;
+}
+
+static int migrate_to_xstream(bb_unit *u, bb_xstream *es)
+{
+    bb_pool *to;
+    int err = count_move_to_xstream(u, es, &to);
+    return err == ABT_SUCCESS ? move_counted(u, to) : err;
 }
 
 int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream)
@@ -265,28 +275,26 @@ int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream)
     return migrate_to_xstream(u, bb_xstream_of(xstream));
 }
 
-/* Some running ES other than the unit's, the next one by rank after it, so
- * that repeated calls spread units around. */
-static bb_xstream *pick_other_xstream(bb_unit *u)
+/* A move of `u` counted in the migration pool of some running ES other
+ * than the unit's (count_move_to_xstream), the next one by rank after it,
+ * so that repeated calls spread units around; NULL if there is none. The
+ * table's lock is held throughout, so that no ES found there is freed
+ * before the move is counted (which then keeps it running). */
+static bb_pool *count_move_elsewhere(bb_unit *u)
 {
-    bb_xstream *pick = NULL;
+    bb_pool *to = NULL;
     pthread_mutex_lock(&bb_rt.lock);
     bb_xstream *last = bb_load_relaxed(&u->xstream); /* may have been freed since */
     int start = bb_xstream_table_rank_of_locked(last);
     if (start < 0)
         start = 0;
-    for (int i = 1; i <= bb_rt.xstreams_cap && !pick; i++) {
+    for (int i = 1; i <= bb_rt.xstreams_cap && !to; i++) {
         bb_xstream *es = bb_rt.xstreams[(start + i) % bb_rt.xstreams_cap];
-        if (!es || es == last || !xstream_is_running(es))
-            continue;
-        bb_sched *s = bb_xstream_pin_main_sched(es);
-        if (s && !sched_is_stopping(s) && !bb_sched_has_pool(s, bb_load_relaxed(&u->pool)))
-            pick = es;
-        if (s)
-            bb_sched_unpin(s);
+        if (es && es != last && count_move_to_xstream(u, es, &to) != ABT_SUCCESS)
+            to = NULL;
     }
     pthread_mutex_unlock(&bb_rt.lock);
-    return pick;
+    return to;
 }
 
 int ABT_thread_migrate(ABT_thread thread)
@@ -295,10 +303,6 @@ int ABT_thread_migrate(ABT_thread thread)
     int err = check_migratable(thread, &u);
     if (err != ABT_SUCCESS)
         return err;
-    bb_xstream *es = pick_other_xstream(u);
-    if (!es)
-        return ABT_ERR_MIGRATION_NA; /* no other ES to go to */
-    err = migrate_to_xstream(u, es);
-    /* It was asked to stop since it was picked: as if it had not been there. */
-    return err == ABT_ERR_INV_XSTREAM ? ABT_ERR_MIGRATION_NA : err;
+    bb_pool *to = count_move_elsewhere(u);
+    return to ? move_counted(u, to) : ABT_ERR_MIGRATION_NA; /* no other ES to go to */
 }
