@@ -11,6 +11,12 @@
  *   the acquire load of the search synchronised with nothing, and its read
  *   of the new ES's main scheduler was a data race (ThreadSanitizer
  *   reported it; under TSan any report fails the test, exit code 66).
+ *
+ * The first fix counted the move in the target until the migration call
+ * returned; a ULT that moves itself and is cancelled on the way (a cancel
+ * ends it as the target's scheduler is about to run it) never returns, and
+ * the count kept the target ES from ever finishing a join. The second part
+ * checks that.
  */
 #include "bb_test.h"
 
@@ -30,6 +36,34 @@ static void mover(void *arg)
             CHECK_EQ(ret, ABT_SUCCESS);
         atomic_fetch_add(&migrations, 1);
     }
+}
+
+static ABT_xstream target;
+
+/* Asks for its own cancel, then moves itself to `target` (by_pick: with
+ * ABT_thread_migrate, which finds it: the only ES but its own): it ends in
+ * the target's pool, as the target's scheduler is about to run it. */
+static void cancelled_mover(void *by_pick)
+{
+    ABT_thread self;
+    CHECK_OK(ABT_self_get_thread(&self));
+    CHECK_OK(ABT_thread_cancel(self));
+    if (by_pick)
+        CHECK_OK(ABT_thread_migrate(self));
+    else
+        CHECK_OK(ABT_thread_migrate_to_xstream(self, target));
+    CHECK(0); /* not reached: cancelled */
+}
+
+static void check_cancelled_move(int by_pick)
+{
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &target));
+    ABT_thread t;
+    CHECK_OK(ABT_thread_create(bb_test_main_pool(), cancelled_mover, by_pick ? (void *)1 : NULL,
+                               ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_free(&t));
+    CHECK_OK(ABT_xstream_join(target)); /* hung: a count of the move was left behind */
+    CHECK_OK(ABT_xstream_free(&target));
 }
 
 int main(void)
@@ -55,6 +89,9 @@ int main(void)
     atomic_store(&stop, 1);
     CHECK_OK(ABT_thread_free(&m));
     CHECK_OK(ABT_xstream_free(&steady));
+
+    check_cancelled_move(0);
+    check_cancelled_move(1);
     CHECK_OK(ABT_finalize());
     CHECK(atomic_load(&migrations) > 0);
     BB_TEST_END();

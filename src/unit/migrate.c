@@ -249,9 +249,18 @@ static int count_move_to_xstream(bb_unit *u, bb_xstream *es, bb_pool **to)
     return err;
 }
 
-/* bb_unit_migrate counts a move it leaves pending by itself. */
+/* Make a counted move and drop the count (bb_unit_migrate counts a move it
+ * leaves pending by itself). A ULT that moves itself yields, and may never
+ * come back to drop it (a cancel may end it in the target's pool): a
+ * request of its own takes the count over before the yield makes the move. */
 static int move_counted(bb_unit *u, bb_pool *to)
 {
+    if (u == bb_self_unit() && bb_unit_is_ult(u)) {
+        post_request(u, to);
+        bb_unit_uncount_blocked(to, NULL);
+        bb_ult_yield(u);
+        return ABT_SUCCESS;
+    }
     int err = bb_unit_migrate(u, to);
     bb_unit_uncount_blocked(to, NULL);
     return err;
