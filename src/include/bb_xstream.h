@@ -44,7 +44,8 @@ struct bb_xstream {
     bb_unit *restartable;      /* sched_unit while a predefined (stateless) loop runs on
                                   it, else NULL: it may be started afresh, so a ULT it
                                   starts need not save its context (bb_technique.h) */
-    bb_sched *retiring;        /* replaced main scheduler, running until its pools drain */
+    bb_sched *retiring;        /* replaced main scheduler, running until its pools drain;
+                                  changed under sched_lock, for bb_xstream_ring_main_sched */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     bb_unit *self_joiner;      /* ULT parked in ABT_xstream_join of this ES until it stops */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */

@@ -69,11 +69,16 @@ void bb_xstream_request_stop(bb_xstream *es, uint32_t bits)
     bb_spin_unlock(&es->sched_lock);
 }
 
+/* A scheduler being replaced runs, and may sleep, until its pools are
+ * drained: it is the one to wake then, not its successor, which has not
+ * started yet. */
 void bb_xstream_ring_main_sched(bb_xstream *es)
 {
-    bb_spin_lock(&es->sched_lock); /* main_sched is not retired meanwhile */
+    bb_spin_lock(&es->sched_lock); /* neither is retired meanwhile */
     if (es->main_sched)
         bb_bell_ring(es->main_sched->bell);
+    if (es->retiring)
+        bb_bell_ring(es->retiring->bell);
     bb_spin_unlock(&es->sched_lock);
 }
 
@@ -106,11 +111,13 @@ bb_pool *bb_xstream_first_main_pool(bb_xstream *es)
 }
 
 /* `s`, claimed for `es` and attached, becomes its main scheduler, with the
- * stop requests `es` has had. */
-static void install_main_sched(bb_xstream *es, bb_sched *s)
+ * stop requests `es` has had; `retiring` (or NULL) runs until its pools
+ * are drained. */
+static void install_main_sched(bb_xstream *es, bb_sched *s, bb_sched *retiring)
 {
     bb_spin_lock(&es->sched_lock);
     es->main_sched = s;
+    es->retiring = retiring;
     if (es->stop_bits)
         bb_sched_request(s, es->stop_bits);
     bb_spin_unlock(&es->sched_lock);
@@ -159,7 +166,9 @@ static void run_main_scheds(bb_xstream *es)
         bool exited = bb_load_acquire(&s->request) & BB_SCHED_REQ_EXIT;
         if (!exited && !bb_sched_pools_are_drained(s))
             continue; /* a thread that had pinned it pushed work: run that too */
+        bb_spin_lock(&es->sched_lock); /* see bb_xstream_ring_main_sched */
         es->retiring = NULL;
+        bb_spin_unlock(&es->sched_lock);
         if (exited && s->automatic && bb_sched_frees_pool_with_work(s))
             s->automatic = false; /* back to the user with that work, as a stacked one */
         retire_sched(s);
@@ -851,7 +860,7 @@ static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
             pending = es->main_sched;
     }
     bb_sched *old = es->retiring ? es->retiring : es->main_sched;
-    install_main_sched(es, s);
+    install_main_sched(es, s, running_here ? old : NULL);
     if (pending)
         drop_pending(es, pending);
     if (!running_here) {
@@ -864,7 +873,6 @@ static int replace_main_sched(bb_xstream *es, bb_unit *self, bb_sched *s)
      * the caller and goes on with the new one. On the primary ES before its
      * first yield, the old scheduler has not even started: it starts now, to
      * run what its pools hold. */
-    es->retiring = old;
     es->replacer = self;
     bb_sched_request(old, BB_SCHED_REQ_REPLACE);
     bb_ult_park(self);
