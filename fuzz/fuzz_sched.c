@@ -859,6 +859,36 @@ static int own_has_work(fz_sched *fs)
     return 0;
 }
 
+/* After a stall: what each pool holds and each ES runs (and, with FZ_GDB=1,
+ * every thread and ULT), then exit status 3. */
+static void dump_and_exit(void)
+{
+    for (int i = 0; i < g_npools; i++) {
+        size_t a = 0, b = 0;
+        ABT_bool empty = ABT_TRUE;
+        ABT_pool_is_empty(g_pools[i].h, &empty);
+        int e1 = ABT_pool_get_size(g_pools[i].h, &a);
+        int e2 = ABT_pool_get_total_size(g_pools[i].h, &b);
+        fprintf(stderr, "  pool %d (%s, owner %d): empty %d size %zu/%d total %zu/%d\n", i,
+                pk_name[g_pools[i].kind], g_pools[i].owner, empty, a, e1, b, e2);
+    }
+    for (int e = 0; e < g_nes; e++) {
+        ABT_sched ms;
+        ABT_xstream_state st;
+        ABT_xstream_get_main_sched(g_es[e], &ms);
+        ABT_xstream_get_state(g_es[e], &st);
+        fz_sched *fs = sched_lookup(ms);
+        fprintf(stderr, "  ES %d: state %d, main sched %d\n", e, (int)st, fs ? fs->idx : -1);
+    }
+    ABT_info_print_all_xstreams(stderr);
+    if (getenv("FZ_GDB")) {
+        snprintf(bb_test_pid, sizeof(bb_test_pid), "%ld", (long)getpid());
+        bb_test_dump_threads();
+    }
+    fflush(stderr);
+    _exit(3);
+}
+
 static int run_seed(unsigned long long seed)
 {
     g_seed = seed;
@@ -1024,31 +1054,7 @@ static int run_seed(unsigned long long seed)
             last_progress = now();
         } else if (now() - last_progress > g_stall_secs) {
             FZ_FAIL("no progress for %g s: %d of %d units done", g_stall_secs, done, made);
-            for (int i = 0; i < g_npools; i++) {
-                size_t a = 0, b = 0;
-                ABT_bool empty = ABT_TRUE;
-                ABT_pool_is_empty(g_pools[i].h, &empty);
-                int e1 = ABT_pool_get_size(g_pools[i].h, &a);
-                int e2 = ABT_pool_get_total_size(g_pools[i].h, &b);
-                fprintf(stderr, "  pool %d (%s, owner %d): empty %d size %zu/%d total %zu/%d\n",
-                        i, pk_name[g_pools[i].kind], g_pools[i].owner, empty, a, e1, b, e2);
-            }
-            for (int e = 0; e < g_nes; e++) {
-                ABT_sched ms;
-                ABT_xstream_state st;
-                ABT_xstream_get_main_sched(g_es[e], &ms);
-                ABT_xstream_get_state(g_es[e], &st);
-                fz_sched *fs = sched_lookup(ms);
-                fprintf(stderr, "  ES %d: state %d, main sched %d\n", e, (int)st,
-                        fs ? fs->idx : -1);
-            }
-            ABT_info_print_all_xstreams(stderr);
-            if (getenv("FZ_GDB")) {
-                snprintf(bb_test_pid, sizeof(bb_test_pid), "%ld", (long)getpid());
-                bb_test_dump_threads();
-            }
-            fflush(stderr);
-            _exit(3);
+            dump_and_exit();
         }
         resume_some(4);
         unsigned action = rnd(&r, 12);
@@ -1204,7 +1210,7 @@ static int run_seed(unsigned long long seed)
             break;
         if (now() > end) {
             FZ_FAIL("stacked schedulers do not end (%d left)", left);
-            break;
+            dump_and_exit();
         }
         ABT_thread_yield();
     }
