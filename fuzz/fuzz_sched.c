@@ -1032,12 +1032,15 @@ static int run_seed(unsigned long long seed)
         spawn(random_shared(&r), rnd(&r, 4) ? UK_ULT : UK_TASK, NULL, ABT_BARRIER_NULL);
     for (int s = first_stacked; s < last_stacked; s++) {
         fz_sched *fs = &g_scheds[s];
+        /* An automatic one left out now gets its work when the driver adds
+         * it (case 2), which it may never do once the budget runs low: work
+         * pushed before would then wait for ever (seed 554). */
+        if (fs->automatic && rnd(&r, 2))
+            continue;
         push_own(&r, fs, (int)rnd(&r, 10));
-        if (!fs->automatic || rnd(&r, 2)) {
-            fs->added = add_stacked(fs) == ABT_SUCCESS;
-            if (fs->automatic && !fs->added)
-                FZ_FAIL("first add of automatic sched %d failed", s);
-        }
+        fs->added = add_stacked(fs) == ABT_SUCCESS;
+        if (fs->automatic && !fs->added)
+            FZ_FAIL("first add of automatic sched %d failed", s);
     }
 
     /* Drive. */
