@@ -541,14 +541,17 @@ static int random_shared(rng_t *r)
 }
 
 
-/* A new unit record, or -1 if the budget is spent. */
+/* A new unit record, or -1 if the budget is spent. Taken by compare and
+ * swap: an add undone after a refusal could hand the same id to two units
+ * meanwhile (seed 593: one "started twice", another never). */
 static int new_unit_id(int kind, int forced)
 {
-    int id = atomic_fetch_add(&g_nunits, 1);
-    if (id >= (forced ? MAXU : g_budget)) {
-        atomic_fetch_sub(&g_nunits, 1);
-        return -1;
-    }
+    int limit = forced ? MAXU : g_budget;
+    int id = atomic_load(&g_nunits);
+    do {
+        if (id >= limit)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&g_nunits, &id, id + 1));
     g_units[id].kind = kind;
     return id;
 }
