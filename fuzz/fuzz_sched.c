@@ -906,6 +906,42 @@ static void on_alarm(int sig)
     _exit(4);
 }
 
+/* Terminated ESs (their main scheduler was asked to finish or exit):
+ * revive each, maybe with a new main scheduler. Returns how many ESs are
+ * still on their way to stopping. */
+static int revive_terminated(rng_t *r)
+{
+    int stopping = 0;
+    for (int e = 0; e < g_nes; e++) {
+        ABT_xstream_state st;
+        FZ_OK(ABT_xstream_get_state(g_es[e], &st));
+        if (st != ABT_XSTREAM_STATE_TERMINATED) {
+            stopping += atomic_load(&g_es_stopping[e]);
+            continue;
+        }
+        if (!atomic_load(&g_es_stopping[e]))
+            FZ_FAIL("ES %d terminated by itself", e);
+        ABT_sched ms;
+        FZ_OK(ABT_xstream_get_main_sched(g_es[e], &ms));
+        fz_sched *old = sched_lookup(ms);
+        if (rnd(r, 2)) {
+            fz_sched *fs = new_sched(r, ROLE_MAIN, e, g_es_npools[e], g_es_pools[e],
+                                     (int)rnd(r, 2), (int)rnd(r, 2));
+            if (fs) {
+                VLOG("driver: ES %d terminated, new sched %d, revive\n", e, fs->idx);
+                FZ_OK(ABT_xstream_set_main_sched(g_es[e], fs->h));
+            }
+        } else if (old) {
+            VLOG("driver: ES %d terminated, revive with sched %d\n", e, old->idx);
+            atomic_store(&old->exit_req, 0);
+            atomic_store(&old->finish_req, 0);
+        }
+        atomic_store(&g_es_stopping[e], 0);
+        FZ_OK(ABT_xstream_revive(g_es[e]));
+    }
+    return stopping;
+}
+
 static int run_seed(unsigned long long seed)
 {
     g_seed = seed;
@@ -1166,35 +1202,14 @@ static int run_seed(unsigned long long seed)
         default:
             break;
         }
-        /* Terminated ESs: revive, maybe with a new main scheduler. */
-        for (int e = 0; e < g_nes; e++) {
-            ABT_xstream_state st;
-            FZ_OK(ABT_xstream_get_state(g_es[e], &st));
-            if (st != ABT_XSTREAM_STATE_TERMINATED)
-                continue;
-            if (!atomic_load(&g_es_stopping[e]))
-                FZ_FAIL("ES %d terminated by itself", e);
-            ABT_sched ms;
-            FZ_OK(ABT_xstream_get_main_sched(g_es[e], &ms));
-            fz_sched *old = sched_lookup(ms);
-            if (rnd(&r, 2)) {
-                fz_sched *fs = new_sched(&r, ROLE_MAIN, e, g_es_npools[e], g_es_pools[e],
-                                         (int)rnd(&r, 2), (int)rnd(&r, 2));
-                if (fs) {
-                    VLOG("driver: ES %d terminated, new sched %d, revive\n", e, fs->idx);
-                    FZ_OK(ABT_xstream_set_main_sched(g_es[e], fs->h));
-                }
-            } else if (old) {
-                VLOG("driver: ES %d terminated, revive with sched %d\n", e, old->idx);
-                atomic_store(&old->exit_req, 0);
-                atomic_store(&old->finish_req, 0);
-            }
-            atomic_store(&g_es_stopping[e], 0);
-            FZ_OK(ABT_xstream_revive(g_es[e]));
-        }
+        revive_terminated(&r);
         FZ_OK(ABT_thread_yield());
     }
     VLOG("driver: %d units done\n", atomic_load(&g_ndone));
+    /* An ES asked to stop at the end must run again, for the stacked
+     * schedulers in its pools to end (seed 596). */
+    for (double until = now() + 10.0; revive_terminated(&r) > 0 && now() < until;)
+        FZ_OK(ABT_thread_yield());
 
     /* Quiescence: stacked schedulers end (a child may wait in an own pool of
      * a parent, which is then added again). */
