@@ -62,6 +62,8 @@
  *    unit is freed (not on termination, not on revive), each final value's
  *    destructor runs exactly once at the free, even after ABT_key_free,
  *    overwritten values' never.
+ *  - now and then, between rounds: a ULT blocked in a timed eventual or
+ *    cond wait is woken and the object freed at once (the waiter frees it).
  * At the end the ESs are freed, the pools too, and ABT_finalize returns
  * (and, under ASan, nothing leaks).
  */
@@ -1206,6 +1208,61 @@ static void run_keys_ep(uint64_t *s, ep_t *e)
     }
 }
 
+/* ---- freeing right after waking a timed waiter ----
+ * A ULT blocks in a timed wait (long deadline); the driver wakes it and frees
+ * the object at once, which the library allows: the waiter, still on its way
+ * out, frees the memory when it leaves. */
+static ABT_eventual qf_ev;
+static ABT_cond qf_cv;
+static ABT_mutex qf_mx;
+static atomic_int qf_ret;
+static void qf_body(void *arg)
+{
+    struct timespec d = deadline_in_ns(2000000000L);
+    if (arg) {
+        atomic_store(&qf_ret, ABT_eventual_timedwait(qf_ev, NULL, &d));
+    } else {
+        OK(ABT_mutex_lock(qf_mx));
+        atomic_store(&qf_ret, ABT_cond_timedwait(qf_cv, qf_mx, &d));
+        OK(ABT_mutex_unlock(qf_mx));
+    }
+    tick();
+}
+static void quick_free(uint64_t *s)
+{
+    int ev = rnd(s, 2);
+    if (ev)
+        OK(ABT_eventual_create(8, &qf_ev));
+    else
+        OK(ABT_cond_create(&qf_cv));
+    OK(ABT_mutex_create(&qf_mx));
+    atomic_store(&qf_ret, -1);
+    ABT_thread t;
+    ABT_pool pool = rnd(s, 2) ? shared : own_priv[0] ? shared : pool0;
+    OK(ABT_thread_create(pool, qf_body, ev ? (void *)1 : NULL, ABT_THREAD_ATTR_NULL, &t));
+    for (;;) { /* blocked: inside the timed wait */
+        ABT_thread_state st;
+        OK(ABT_thread_get_state(t, &st));
+        if (st == ABT_THREAD_STATE_BLOCKED)
+            break;
+        ABT_thread_yield();
+    }
+    if (ev) {
+        OK(ABT_eventual_set(qf_ev, "abcdefg", 8));
+        OK(ABT_eventual_free(&qf_ev));
+    } else {
+        OK(ABT_mutex_lock(qf_mx));
+        OK(ABT_cond_signal(qf_cv));
+        OK(ABT_cond_free(&qf_cv)); /* the waiter still needs the mutex: held */
+        OK(ABT_mutex_unlock(qf_mx));
+    }
+    OK(ABT_thread_free(&t));
+    if (atomic_load(&qf_ret) != ABT_SUCCESS)
+        VIOL("quick free (%s): the timed wait returned %d", ev ? "eventual" : "cond",
+             atomic_load(&qf_ret));
+    OK(ABT_mutex_free(&qf_mx));
+}
+
 /* ---- stall detection ---- */
 static atomic_int mon_stop;
 static double g_stall = 20.0;
@@ -1392,6 +1449,8 @@ static void run_seed(unsigned long seed, int rounds)
         tick();
         if (churn && rnd(&s, 8) == 0)
             recreate_es(&s);
+        if (rnd(&s, 6) == 0)
+            quick_free(&s);
     }
     if (churn) {
         atomic_store(&mgr_stop, 1);
