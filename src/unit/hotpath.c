@@ -724,8 +724,16 @@ static __attribute__((noinline)) int yield_through_user_pool(bb_xstream *es, bb_
         return yield_general();
     bb_store_relaxed(&self->switching, 1u);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_READY);
+    /* The pool's callbacks run as they would without the shortcut: as the
+     * main scheduler, `self` being half-way out. A callback that waits (a
+     * contended ABT_mutex_lock) then sleeps in the kernel, and one that
+     * yields does nothing, instead of blocking or yielding `self` while it
+     * is being pushed (which left it in the pool twice, or running on
+     * another ES with this ES's bookkeeping). */
+    bb_store_relaxed(&es->current, self->parent);
     bb_pool_push(pool, self, ABT_POOL_CONTEXT_OP_THREAD_YIELD);
     bb_unit *next = bb_pool_pop(pool);
+    bb_store_relaxed(&es->current, self);
     if (next == self && keep_running(self)) {
         bb_store_relaxed(&self->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
         bb_store_relaxed(&self->switching, 0u);
