@@ -230,11 +230,8 @@ static bool sched_is_stopping(bb_sched *s)
  * stop request read: a scheduler that looks at its pools after the count
  * waits for the unit; one that looked before was asked to stop before,
  * which the read sees, and the move is refused. */
-static int count_move_to_xstream(bb_unit *u, bb_xstream *es, bb_pool **to)
+static int count_move_to_pinned(bb_unit *u, bb_sched *s, bb_pool **to)
 {
-    if (!xstream_is_running(es))
-        return ABT_ERR_INV_XSTREAM; /* nothing would ever run it there */
-    bb_sched *s = bb_xstream_pin_main_sched(es);
     *to = s ? migration_target(u, s) : NULL;
     int err = *to ? ABT_SUCCESS : ABT_ERR_MIGRATION_TARGET;
     if (*to) {
@@ -244,6 +241,15 @@ static int count_move_to_xstream(bb_unit *u, bb_xstream *es, bb_pool **to)
             err = ABT_ERR_INV_XSTREAM; /* it would stop without running it */
         }
     }
+    return err;
+}
+
+static int count_move_to_xstream(bb_unit *u, bb_xstream *es, bb_pool **to)
+{
+    if (!xstream_is_running(es))
+        return ABT_ERR_INV_XSTREAM; /* nothing would ever run it there */
+    bb_sched *s = bb_xstream_pin_main_sched(es);
+    int err = count_move_to_pinned(u, s, to);
     if (s)
         bb_sched_unpin(s);
     return err;
@@ -286,9 +292,12 @@ int ABT_thread_migrate_to_xstream(ABT_thread thread, ABT_xstream xstream)
 
 /* A move of `u` counted in the migration pool of some running ES other
  * than the unit's (count_move_to_xstream), the next one by rank after it,
- * so that repeated calls spread units around; NULL if there is none. The
- * table's lock is held throughout, so that no ES found there is freed
- * before the move is counted (which then keeps it running). */
+ * so that repeated calls spread units around; NULL if there is none. An ES
+ * is found under the table's lock, and its main scheduler pinned there: no
+ * ES is freed while its scheduler is pinned (destroy_xstream waits), and
+ * the count then keeps it running. The lock is let go while the move is
+ * counted: the scheduler's get_migr_pool is the user's code, which may
+ * call functions that take it (ABT_info_print_thread, ABT_xstream_create). */
 static bb_pool *count_move_elsewhere(bb_unit *u)
 {
     bb_pool *to = NULL;
@@ -299,8 +308,16 @@ static bb_pool *count_move_elsewhere(bb_unit *u)
         start = 0;
     for (int i = 1; i <= bb_rt.xstreams_cap && !to; i++) {
         bb_xstream *es = bb_rt.xstreams[(start + i) % bb_rt.xstreams_cap];
-        if (es && es != last && count_move_to_xstream(u, es, &to) != ABT_SUCCESS)
+        if (!es || es == last || !xstream_is_running(es))
+            continue;
+        bb_sched *s = bb_xstream_pin_main_sched(es);
+        if (!s)
+            continue;
+        pthread_mutex_unlock(&bb_rt.lock);
+        if (count_move_to_pinned(u, s, &to) != ABT_SUCCESS)
             to = NULL;
+        bb_sched_unpin(s);
+        pthread_mutex_lock(&bb_rt.lock);
     }
     pthread_mutex_unlock(&bb_rt.lock);
     return to;
