@@ -51,10 +51,13 @@ int ABT_future_free(ABT_future *future)
     if (!f)
         return ABT_ERR_INV_FUTURE;
     bb_spin_lock(&f->lock);
-    bool busy = !bb_waitq_is_empty(&f->waiters);
+    /* A setter running the callback (which may be the caller: the callback
+     * runs without the lock so that it may call into the runtime) takes
+     * the lock again once it returns. */
+    bool busy = !bb_waitq_is_empty(&f->waiters) || f->calling_back;
     bb_spin_unlock(&f->lock);
     if (busy)
-        return ABT_ERR_FUTURE; /* freeing would strand the waiters */
+        return ABT_ERR_FUTURE; /* freeing would strand the waiters, or the setter */
     free(f);
     *future = ABT_FUTURE_NULL;
     return ABT_SUCCESS;
