@@ -209,26 +209,43 @@ static void *get_value(const bb_unit *u, const bb_key *k)
     return bb_load_acquire(&s->generation) == generation ? bb_load_acquire(&s->value) : NULL;
 }
 
-/* The unit is being freed: run the destructors of its values, those of freed
- * keys included, and drop its tables. */
-void bb_unit_free_keys(bb_unit *u)
+/* One pass over a table taken off its unit: the destructors, then the
+ * memory. `run` false: only the memory. */
+static void destroy_table(bb_keytab *t, bool run)
 {
-    bb_keytab *t = u->keys;
-    u->keys = NULL;
-    for (uint32_t i = 0; i < t->num_slots; i++) {
+    for (uint32_t i = 0; run && i < t->num_slots; i++) {
         if (t->slots[i].value && t->slots[i].destructor)
             t->slots[i].destructor(t->slots[i].value);
     }
     while (t->orphans) {
         bb_key_orphan *o = t->orphans;
         t->orphans = o->next;
-        o->destructor(o->value);
+        if (run)
+            o->destructor(o->value);
         free(o);
     }
     while (t) {
         bb_keytab *older = t->retired;
         free(t);
         t = older;
+    }
+}
+
+/* Passes over values set on the unit by its own destructors, as POSIX's
+ * PTHREAD_DESTRUCTOR_ITERATIONS: a destructor may set a value on the unit
+ * being freed (ABT_thread_set_specific with its handle), which goes into a
+ * new table; that one's destructors run too. Values still set after the
+ * last pass are dropped without their destructors, as POSIX allows. */
+#define KEY_DESTRUCTOR_PASSES 4
+
+/* The unit is being freed: run the destructors of its values, those of freed
+ * keys included, and drop its tables. */
+void bb_unit_free_keys(bb_unit *u)
+{
+    for (int pass = 0; u->keys; pass++) {
+        bb_keytab *t = u->keys;
+        u->keys = NULL;
+        destroy_table(t, pass < KEY_DESTRUCTOR_PASSES);
     }
 }
 
