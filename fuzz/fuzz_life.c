@@ -10,7 +10,7 @@
  *   fuzz_life SEED [NSEEDS [OPS]]   seeds SEED .. SEED+NSEEDS-1 in one process
  *                                   (ABT_init .. ABT_finalize each), OPS driver
  *                                   operations per seed (default 300)
- *   fuzz/run_fuzz_life.sh BIN FIRST_SEED SEEDS_PER_PROCESS PROCESSES [OPS]
+ *   fuzz/run_fuzz.sh BIN FIRST_SEED SEEDS_PER_PROCESS PROCESSES [OPS]
  *                                   the same under the 8 techniques, with the
  *                                   shortcuts on and off
  * Environment: ABT_THREAD_TECHNIQUE and the ABT_OPT_* shortcuts as usual;

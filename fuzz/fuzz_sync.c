@@ -8,7 +8,7 @@
  *   fuzz_sync SEED [NSEEDS [ROUNDS]]  seeds SEED .. SEED+NSEEDS-1, one
  *                                     ABT_init .. ABT_finalize each, ROUNDS
  *                                     rounds per seed (default 40)
- *   fuzz/run_fuzz_sync.sh BIN FIRST_SEED SEEDS_PER_PROCESS PROCESSES [ROUNDS]
+ *   fuzz/run_fuzz.sh BIN FIRST_SEED SEEDS_PER_PROCESS PROCESSES [ROUNDS]
  * Environment: ABT_THREAD_TECHNIQUE and the ABT_OPT_* shortcuts as usual;
  * FZ_STALL (seconds without progress that count as a hang, default 20),
  * FUZZ_TIMEOUT (seconds per seed, default 120), FZ_GDB=1 (on a hang, also

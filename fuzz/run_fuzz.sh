@@ -1,9 +1,10 @@
 #!/bin/bash
-# fuzz/run_fuzz_sync.sh BIN FIRST_SEED SEEDS_PER_PROCESS PROCESSES [ROUNDS]
-# Runs BIN (fuzz_sync built by fuzz/build.sh) under each of the 8 threading
+# fuzz/run_fuzz.sh BIN FIRST_SEED NSEEDS_PER_PROCESS NPROCESSES [WORK]
+# Runs BIN (fuzz_life or fuzz_sync, built by fuzz/build.sh; WORK: their
+# third argument, operations or rounds per seed) under each of the 8 threading
 # techniques, with the shortcuts on and off; prints failing runs, and a
 # count of runs per configuration.
-bin=$1; first=$2; per=$3; nproc=$4; rounds=${5:-40}
+bin=$1; first=$2; per=$3; nproc=$4; work=${5:-}
 fails=0
 for tech in full full-l roc roc-l ss ss-l sc auto; do
   for sc in on off; do
@@ -14,7 +15,7 @@ for tech in full full-l roc roc-l ss ss-l sc auto; do
     for p in $(seq 0 $((nproc-1))); do
       seed=$((first + p * per))
       out=$(env $envs ABT_THREAD_TECHNIQUE=$tech FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-120} \
-        timeout $(( ${FUZZ_TIMEOUT:-120} * per + 60 )) nice -n 19 $bin $seed $per $rounds 2>&1)
+        timeout $(( ${FUZZ_TIMEOUT:-120} * per + 60 )) nice -n 19 $bin $seed $per $work 2>&1)
       rc=$?
       if [ $rc -ne 0 ]; then
         fails=$((fails+1))
