@@ -132,15 +132,23 @@ static void wait_unpinned(bb_sched *s)
         bb_spin_wait_step(&spins);
 }
 
+/* A main scheduler that leaves its ES: replaced, dropped while pending, or
+ * with its ES freed. An automatic one is freed, unless it would take along
+ * an automatic pool of its own that still has work (units left by an exit or
+ * a cancel, or pushed while the ES was terminated): then it goes back to
+ * the user with that work, as if not automatic, as a stacked one does
+ * (stack.c), instead of losing the units. */
 static void retire_sched(bb_sched *s)
 {
     wait_unpinned(s);
     bb_sched_detach(s);
     bb_store_relaxed(&s->request, 0u);
-    if (s->automatic)
+    if (s->automatic && !bb_sched_frees_pool_with_work(s)) {
         bb_sched_destroy(s);
-    else
-        bb_sched_unclaim(s); /* last: the user may free it from now on */
+        return;
+    }
+    s->automatic = false; /* the user's from now on, to free once drained */
+    bb_sched_unclaim(s);  /* last: the user may free it from now on */
 }
 
 /* Run the main scheduler until it stops for good. A scheduler replaced by
@@ -169,9 +177,7 @@ static void run_main_scheds(bb_xstream *es)
         bb_spin_lock(&es->sched_lock); /* see bb_xstream_ring_main_sched */
         es->retiring = NULL;
         bb_spin_unlock(&es->sched_lock);
-        if (exited && s->automatic && bb_sched_frees_pool_with_work(s))
-            s->automatic = false; /* back to the user with that work, as a stacked one */
-        retire_sched(s);
+        retire_sched(s); /* with work left after an exit: back to the user */
         bb_unit *replacer = es->replacer;
         es->replacer = NULL;
         bb_unit_make_ready(replacer); /* parked: into the new scheduler's first pool */
