@@ -20,6 +20,7 @@
 #include "bb_mem.h"
 #include "bb_pool.h"
 #include "bb_pool_list.h"
+#include "bb_runtime.h"
 #include "bb_sched.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
@@ -888,11 +889,29 @@ void bb_xstream_open_inbox(bb_xstream *es)
     bb_store_release(&es->remote_ready, (bb_unit *)NULL);
 }
 
+/* The ES `u` last ran on may have been freed since: its scheduler stopped
+ * with `u` blocked (ABT_xstream_cancel, an exit) and ABT_xstream_free
+ * followed. So that ES is not read. A pool with a home needs none:
+ * push_ready sends `u` to that home through the pool's incoming stack, and
+ * the pool lives as long as it counts `u`. Otherwise the ES is looked for
+ * in the table of ESs, whose lock keeps it from being freed while `u` is
+ * handed to it; gone, nobody pops the pool there, and the waker pushes. */
+static bool hand_to_last_es(bb_unit *u)
+{
+    if (bb_load_relaxed(&u->pool->home))
+        return false;
+    pthread_mutex_lock(&bb_rt.lock);
+    bb_xstream *es = bb_load_relaxed(&u->xstream);
+    bool handed = bb_xstream_table_rank_of_locked(es) >= 0 && hand_to_es(es, u);
+    pthread_mutex_unlock(&bb_rt.lock);
+    return handed;
+}
+
 /* A blocked ULT becomes ready: back into its pool (or a migration target). */
 void bb_unit_make_ready(bb_unit *u)
 {
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RESUME, u->pool, bb_self_unit(), NULL, 0, NULL);
-    if (wakes_from_elsewhere(u) && hand_to_es(bb_load_relaxed(&u->xstream), u))
+    if (wakes_from_elsewhere(u) && hand_to_last_es(u))
         return;
     make_ready_here(u);
 }
