@@ -96,6 +96,8 @@ struct bb_pool {
     int access;                /* ABT_pool_access */
     bool automatic;            /* freed with the last scheduler that uses it */
     uint32_t num_scheds;       /* schedulers holding this pool; atomic */
+    uint32_t leaving;          /* of those, how many are being freed, having found that
+                                  they need not keep it (src/sched/sched.c, leave_lock) */
     bb_xstream *home;          /* private pools: the ES whose main scheduler holds it, or
                                   NULL; only compared (bb_sched_attach); atomic */
     bb_unit *incoming;         /* private pools: migrated units left by other ESs, for its
@@ -239,6 +241,7 @@ bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int acce
                        bool automatic);
 void bb_pool_retain(bb_pool *pool);
 void bb_pool_release(bb_pool *pool);
+bool bb_pool_unretain(bb_pool *pool); /* bb_pool_release, but the caller destroys it if true */
 /* Whether work is still in `pool` or bound for it: ready units, blocked
  * ULTs that come back to it, pending moves to it. pool.c. */
 bool bb_pool_has_work(bb_pool *pool);

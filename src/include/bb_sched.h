@@ -49,6 +49,7 @@ struct bb_sched {
     uint32_t request;          /* bb_sched_requests; atomic */
     int used;                  /* bb_sched_use; atomic (bb_sched_claim) */
     bool automatic;            /* freed with the ES (or the pool slot) that uses it */
+    bool leaving;              /* counted in its pools' `leaving` (bb_sched_destroy_unless_needed) */
     int event_freq;
     unsigned rounds_left;      /* units it may still run before its events are due: the
                                   loop and the direct yield of hotpath.c count down from
@@ -180,9 +181,9 @@ int bb_sched_create_default(bb_sched **out);
 int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, ABT_sched_config config,
                            bool automatic_default, bb_sched **out);
 void bb_sched_destroy(bb_sched *sched);
-/* Whether destroying `s` would free an automatic pool (`s` holds it last)
- * with work still in it or bound for it. */
-bool bb_sched_frees_pool_with_work(bb_sched *s);
+/* Destroys `s`, unless that would free an automatic pool (`s` holds it
+ * last) with work still in it or bound for it; returns whether it did. */
+bool bb_sched_destroy_unless_needed(bb_sched *s);
 void bb_sched_destroy_with_pools(bb_sched *sched);
 void bb_sched_request(bb_sched *sched, uint32_t bits);
 /* `s` becomes, or stops being, the main scheduler of `es`: its private

@@ -77,15 +77,20 @@ void bb_pool_retain(bb_pool *pool)
 
 /* A scheduler lets go of a pool; an automatic pool dies with its last user:
  * its last scheduler, or for a user pool whichever comes later, that or the
- * last work unit holding one of its ABT_units (user.c). */
-void bb_pool_release(bb_pool *pool)
+ * last work unit holding one of its ABT_units (user.c). Returns whether
+ * that was the last user, and the caller must destroy the pool. */
+bool bb_pool_unretain(bb_pool *pool)
 {
     bool automatic = pool->automatic; /* once the count drops, the user may free it */
     if (bb_fetch_add_acq_rel(&pool->num_scheds, (uint32_t)-1) != 1 || !automatic)
-        return;
-    if (pool->user && bb_fetch_add_acq_rel(&pool->user_refs, -1) != 1)
-        return;
-    bb_pool_destroy(pool);
+        return false;
+    return !pool->user || bb_fetch_add_acq_rel(&pool->user_refs, -1) == 1;
+}
+
+void bb_pool_release(bb_pool *pool)
+{
+    if (bb_pool_unretain(pool))
+        bb_pool_destroy(pool);
 }
 
 void bb_pool_free_memory(bb_pool *pool)

@@ -16,6 +16,40 @@ static void release_pools(bb_pool **pools, int n)
         bb_pool_release(pools[i]);
 }
 
+/* Whether a scheduler may go without losing work is decided under this
+ * lock, and one that may counts itself in each of its pools' `leaving`
+ * until it has let go of them, under the lock too. Two schedulers that
+ * share an automatic pool with work and go at once (two ESs freed by two
+ * threads) would otherwise each see the other still holding the pool, and
+ * both go, freeing it with the units. */
+static pthread_mutex_t leave_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* That work would be lost: nobody else knows the pool. Under leave_lock. */
+static bool frees_pool_with_work(bb_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++) {
+        bb_pool *p = s->pools[i];
+        uint32_t staying = bb_load_acquire(&p->num_scheds) - p->leaving;
+        if (p->automatic && staying == 1 && bb_pool_has_work(p))
+            return true;
+    }
+    return false;
+}
+
+/* A scheduler that decided to go lets go of its pools (see leave_lock). */
+static void leave_pools(bb_sched *s)
+{
+    for (int i = 0; i < s->num_pools; i++) {
+        bb_pool *p = s->pools[i];
+        pthread_mutex_lock(&leave_lock);
+        p->leaving--;
+        bool last = bb_pool_unretain(p);
+        pthread_mutex_unlock(&leave_lock);
+        if (last)
+            bb_pool_destroy(p); /* the user's code, if a user pool: not under the lock */
+    }
+}
+
 /* The pools a scheduler works on: the caller's, or new ones where it gave
  * none. Each is retained; on failure, nothing is. */
 static int gather_pools(const bb_sched_spec *spec, bb_pool ***out)
@@ -133,7 +167,10 @@ void bb_sched_destroy(bb_sched *s)
 {
     if (s->user_free)
         s->user_free(bb_sched_handle(s)); /* its return value changes nothing */
-    release_pools(s->pools, s->num_pools);
+    if (s->leaving)
+        leave_pools(s);
+    else
+        release_pools(s->pools, s->num_pools);
     free(s->pools);
     free(s->sleepers); /* unlinked when its loop stopped */
     bb_bell_give_back(s->bell);
@@ -366,15 +403,19 @@ int ABT_sched_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *poo
     return err;
 }
 
-/* That work would be lost: nobody else knows the pool. */
-bool bb_sched_frees_pool_with_work(bb_sched *s)
+bool bb_sched_destroy_unless_needed(bb_sched *s)
 {
-    for (int i = 0; i < s->num_pools; i++) {
-        bb_pool *p = s->pools[i];
-        if (p->automatic && bb_load_acquire(&p->num_scheds) == 1 && bb_pool_has_work(p))
-            return true;
+    pthread_mutex_lock(&leave_lock);
+    bool needed = frees_pool_with_work(s);
+    if (!needed) {
+        for (int i = 0; i < s->num_pools; i++)
+            s->pools[i]->leaving++;
+        s->leaving = true;
     }
-    return false;
+    pthread_mutex_unlock(&leave_lock);
+    if (!needed)
+        bb_sched_destroy(s);
+    return !needed;
 }
 
 int ABT_sched_free(ABT_sched *sched)
@@ -384,9 +425,8 @@ int ABT_sched_free(ABT_sched *sched)
     if (!sched || *sched == ABT_SCHED_NULL)
         return ABT_ERR_INV_SCHED;
     bb_sched *s = bb_sched_of(*sched);
-    if (bb_sched_is_used(s) || bb_sched_frees_pool_with_work(s))
+    if (bb_sched_is_used(s) || !bb_sched_destroy_unless_needed(s))
         return ABT_ERR_SCHED;
-    bb_sched_destroy(s);
     *sched = ABT_SCHED_NULL;
     return ABT_SUCCESS;
 }

@@ -20,9 +20,7 @@ static void stacked_sched_main(void *arg)
     /* Nobody else may free an automatic scheduler, unless it stopped
      * (ABT_sched_exit) with work left in an automatic pool of its own:
      * then it goes back to the user, as if not automatic, with that work. */
-    if (s->automatic && !bb_sched_frees_pool_with_work(s))
-        bb_sched_destroy(s);
-    else
+    if (!s->automatic || !bb_sched_destroy_unless_needed(s))
         bb_sched_unclaim(s);
 }
 

@@ -143,10 +143,8 @@ static void retire_sched(bb_sched *s)
     wait_unpinned(s);
     bb_sched_detach(s);
     bb_store_relaxed(&s->request, 0u);
-    if (s->automatic && !bb_sched_frees_pool_with_work(s)) {
-        bb_sched_destroy(s);
+    if (s->automatic && bb_sched_destroy_unless_needed(s))
         return;
-    }
     s->automatic = false; /* the user's from now on, to free once drained */
     bb_sched_unclaim(s);  /* last: the user may free it from now on */
 }
