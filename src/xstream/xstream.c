@@ -482,14 +482,6 @@ void bb_xstream_free_secondaries(void)
         if (!victim)
             return;
         join_secondary(victim, false);
-        /* Stopped earlier with work left in its pools (ABT_xstream_cancel,
-         * an exit, units pushed since): revived, it runs that work, as
-         * the join of a running ES would. Freed as it is, its units would
-         * never run, and its scheduler, given back to a user who can no
-         * longer free it, would leak. */
-        if (!bb_sched_pools_are_drained(victim->main_sched) &&
-            ABT_xstream_revive(bb_xstream_handle(victim)) == ABT_SUCCESS)
-            join_secondary(victim, false);
         destroy_xstream(victim);
     }
 }
