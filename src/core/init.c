@@ -6,6 +6,7 @@
  * restart at zero, the environment is read again). The thread that makes the
  * first call becomes the primary ES, and its current code the primary ULT.
  */
+#include <sched.h>
 #include <stdlib.h>
 
 #include "bb_mem.h"
@@ -22,6 +23,41 @@ struct bb_runtime bb_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Serializes ABT_init and ABT_finalize; bb_rt.lock guards the ES table. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The last ABT_finalize holds init_lock while it tears the runtime down, and
+ * meanwhile runs user code: the units left in the pools (and their tool and
+ * future callbacks), the free callbacks of schedulers and pools, the primary
+ * ULT's key destructors. A call to ABT_init or ABT_finalize from there would
+ * wait for init_lock for ever (the tear-down waits for that code, or is that
+ * very thread). So while `tearing_down` is set, a caller that is that code -
+ * the finalizing thread itself, or any ES of the dying runtime - gets
+ * ABT_ERR_UNINITIALIZED at once: the last ABT_finalize has already undone
+ * the last ABT_init, and no new runtime can start before it returns. Other
+ * threads (external ones) just wait for the lock, as before. */
+static uint32_t tearing_down; /* atomic; set under init_lock */
+static pthread_t finalizer_thread;
+
+static bool is_inside_tear_down(void)
+{
+    return bb_load_acquire(&tearing_down) &&
+           (bb_self_xstream() || pthread_equal(pthread_self(), finalizer_thread));
+}
+
+/* Takes init_lock, unless the caller is code the tear-down runs (false).
+ * An ES's thread polls: the tear-down may begin while it waits. */
+static bool lock_init(void)
+{
+    if (!bb_self_xstream() && !is_inside_tear_down()) {
+        pthread_mutex_lock(&init_lock);
+        return true;
+    }
+    while (pthread_mutex_trylock(&init_lock) != 0) {
+        if (is_inside_tear_down())
+            return false;
+        sched_yield();
+    }
+    return true;
+}
 
 static void attach_primary_ult(bb_xstream *es, bb_unit *primary)
 {
@@ -85,7 +121,8 @@ int ABT_init(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    pthread_mutex_lock(&init_lock);
+    if (!lock_init())
+        return ABT_ERR_UNINITIALIZED;
     int err = ABT_SUCCESS;
     if (bb_rt.init_count == 0)
         err = bring_up();
@@ -126,15 +163,19 @@ static void tear_down(void)
 
 int ABT_finalize(void)
 {
-    pthread_mutex_lock(&init_lock);
+    if (!lock_init())
+        return ABT_ERR_UNINITIALIZED;
     int err = ABT_SUCCESS;
     if (bb_rt.init_count == 0)
         err = ABT_ERR_UNINITIALIZED;
     else if (bb_rt.init_count > 1)
         bb_rt.init_count--;
     else if ((err = check_finalizer()) == ABT_SUCCESS) {
+        finalizer_thread = pthread_self();
+        bb_store_release(&tearing_down, 1u);
         tear_down();
         bb_rt.init_count = 0;
+        bb_store_release(&tearing_down, 0u);
     }
     pthread_mutex_unlock(&init_lock);
     return err;
