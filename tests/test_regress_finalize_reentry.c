@@ -180,6 +180,7 @@ int main(void)
     ABT_key key;
     CHECK_OK(ABT_key_create(key_dtor, &key));
     CHECK_OK(ABT_self_set_specific(key, &key));
+    CHECK_OK(ABT_key_free(&key)); /* the value is still destroyed in ABT_finalize */
 
     /* A forgotten ES with an automatic user scheduler over an automatic
      * user pool: both are freed by ABT_finalize. */
