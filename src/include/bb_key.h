@@ -34,5 +34,6 @@ typedef struct bb_keytab {
 
 /* Run the destructors of the unit's values and drop its table. */
 void bb_unit_free_keys(bb_unit *u);
+void bb_unit_drop_keys(bb_unit *u);
 
 #endif

@@ -14,6 +14,7 @@
 #include <valgrind/valgrind.h>
 
 #include "bb_config.h"
+#include "bb_key.h"
 #include "bb_mem.h"
 #include "bb_runtime.h"
 #include "bb_sanitizer.h"
@@ -643,8 +644,32 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
     flush_other_stacks(cache);
 }
 
+/* Units the program never freed (left in a pool that no scheduler ran or
+ * that a cancelled ES left behind, terminated and never freed) die with the
+ * chunks of their descriptors; what they hold apart from those goes with
+ * them: a stack mapped on its own (eager, of another size, or lent to a
+ * lazy ULT), and their key tables, without destructors. Without this, every
+ * init/finalize cycle that left such units kept their mappings for good,
+ * until the process ran out of them. Slab stacks go with their slabs, and
+ * a user's stack stays the user's. */
+static void release_abandoned_units(void)
+{
+    for (bb_desc_chunk *c = bb_desc_chunks; c; c = c->next) {
+        for (uint32_t i = 0; i < c->carved; i++) {
+            bb_unit *u = (bb_unit *)(void *)(c->units + (size_t)i * c->desc_size);
+            if (u->state == BB_UNIT_STATE_FREE)
+                continue;
+            bb_unit_drop_keys(u);
+            uint32_t flags = u->lent_stack ? u->lent_stack : u->flags;
+            if (u->stack && !(flags & (BB_UNIT_USER_STACK | BB_UNIT_SLAB_STACK)))
+                unmap_stack(u->stack, u->stacksize, flags);
+        }
+    }
+}
+
 void bb_mem_fini(void)
 {
+    release_abandoned_units();
     while (depot.ults.head) {
         bb_unit *u = (bb_unit *)list_pop(&depot.ults.head, &depot.ults.count);
         unmap_stack(u->stack, u->stacksize, u->flags);

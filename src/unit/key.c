@@ -249,6 +249,17 @@ void bb_unit_free_keys(bb_unit *u)
     }
 }
 
+/* ABT_finalize, for a unit the program never freed: its tables go without
+ * running the destructors, as nothing frees the unit (bb_mem_fini). */
+void bb_unit_drop_keys(bb_unit *u)
+{
+    bb_keytab *t = u->keys;
+    if (t) {
+        u->keys = NULL;
+        destroy_table(t, false);
+    }
+}
+
 /* ---- the public calls ------------------------------------------------------------- */
 
 int ABT_key_set(ABT_key key, void *value)
