@@ -18,6 +18,7 @@
 #include "bb_mem.h"
 #include "bb_runtime.h"
 #include "bb_sanitizer.h"
+#include "bb_switch.h"
 
 typedef struct {
     bb_free_item *head;
@@ -648,7 +649,8 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
  * that a cancelled ES left behind, terminated and never freed) die with the
  * chunks of their descriptors; what they hold apart from those goes with
  * them: a stack mapped on its own (eager, of another size, or lent to a
- * lazy ULT), and their key tables, without destructors. Without this, every
+ * lazy ULT), and their key tables, without destructors, and what a sanitizer or
+ * valgrind keeps for their stacks. Without this, every
  * init/finalize cycle that left such units kept their mappings for good,
  * until the process ran out of them. Slab stacks go with their slabs, and
  * a user's stack stays the user's. */
@@ -660,6 +662,8 @@ static void release_abandoned_units(void)
             if (u->state == BB_UNIT_STATE_FREE)
                 continue;
             bb_unit_drop_keys(u);
+            if (__builtin_expect(bb_fiber_tools.any, 0))
+                bb_fibers_release(u); /* what ThreadSanitizer or valgrind keeps for it */
             uint32_t flags = u->lent_stack ? u->lent_stack : u->flags;
             if (u->stack && !(flags & (BB_UNIT_USER_STACK | BB_UNIT_SLAB_STACK)))
                 unmap_stack(u->stack, u->stacksize, flags);
