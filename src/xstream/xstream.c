@@ -138,15 +138,36 @@ static void wait_unpinned(bb_sched *s)
  * a cancel, or pushed while the ES was terminated): then it goes back to
  * the user with that work, as if not automatic, as a stacked one does
  * (stack.c), instead of losing the units. */
-static void retire_sched(bb_sched *s)
+static void leave_es(bb_sched *s)
 {
     wait_unpinned(s);
     bb_sched_detach(s);
     bb_store_relaxed(&s->request, 0u);
+}
+
+static void retire_sched(bb_sched *s)
+{
+    leave_es(s);
     if (s->automatic && bb_sched_destroy_unless_needed(s))
         return;
     s->automatic = false; /* the user's from now on, to free once drained */
     bb_sched_unclaim(s);  /* last: the user may free it from now on */
+}
+
+/* ABT_finalize frees an ES the user did not: an automatic main scheduler
+ * goes even with work left in its pools (a cancelled ES, or units pushed
+ * after it terminated). Kept, nobody could run that work or free it any
+ * more (the user may not even hold its handle, ABT_xstream_create's default
+ * one), and the units go with the runtime anyway. Reviving the ES to run
+ * them instead would run work the user abandoned, and wait for ever for a
+ * unit that waits for what will never come. */
+static void drop_sched(bb_sched *s)
+{
+    leave_es(s);
+    if (s->automatic)
+        bb_sched_destroy(s);
+    else
+        bb_sched_unclaim(s);
 }
 
 /* Run the main scheduler until it stops for good. A scheduler replaced by
@@ -324,12 +345,15 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
     return ABT_SUCCESS;
 }
 
-static void destroy_xstream(bb_xstream *es)
+/* `at_finalize`: ABT_finalize frees it (drop_sched). */
+static void destroy_xstream(bb_xstream *es, bool at_finalize)
 {
     bb_xstream_table_remove(es);
     if (es->is_primary) {
         bb_sched_detach(es->main_sched);
         bb_sched_destroy_with_pools(es->main_sched);
+    } else if (at_finalize) {
+        drop_sched(es->main_sched);
     } else {
         retire_sched(es->main_sched);
     }
@@ -395,7 +419,7 @@ void bb_xstream_finalize_primary(bb_xstream *es)
     /* Back on the primary ULT, after the scheduler stopped. Its unit of a
      * user pool goes back before that pool does. */
     bb_unit_drop_user_unit(self);
-    destroy_xstream(es);
+    destroy_xstream(es, true);
 }
 
 static bool is_caller_on(bb_xstream *es)
@@ -482,7 +506,7 @@ void bb_xstream_free_secondaries(void)
         if (!victim)
             return;
         join_secondary(victim, false);
-        destroy_xstream(victim);
+        destroy_xstream(victim, true);
     }
 }
 
@@ -575,7 +599,7 @@ int ABT_xstream_free(ABT_xstream *xstream)
     int err = join_secondary(es, false);
     if (err != ABT_SUCCESS)
         return err;
-    destroy_xstream(es);
+    destroy_xstream(es, false);
     *xstream = ABT_XSTREAM_NULL;
     return ABT_SUCCESS;
 }
