@@ -884,6 +884,18 @@ static void dump_and_exit(void)
         fz_sched *fs = sched_lookup(ms);
         fprintf(stderr, "  ES %d: state %d, main sched %d\n", e, (int)st, fs ? fs->idx : -1);
     }
+    for (int i = 0; i < atomic_load(&g_nscheds); i++) {
+        fz_sched *fs = &g_scheds[i];
+        if (!atomic_load(&fs->published))
+            continue;
+        fprintf(stderr, "  sched %d (%s%s, %s): active %d runs %d stops %d exit %d finish %d "
+                        "replace %d freed %d\n",
+                i, fs->user ? "user" : "predef", fs->automatic ? " auto" : "",
+                fs->role == ROLE_STACKED ? "stacked" : "main", atomic_load(&fs->active),
+                atomic_load(&fs->runs), atomic_load(&fs->stops), atomic_load(&fs->exit_req),
+                atomic_load(&fs->finish_req), atomic_load(&fs->replace_req),
+                atomic_load(&fs->free_calls));
+    }
     ABT_info_print_all_xstreams(stderr);
     if (getenv("FZ_GDB")) {
         bb_test_dump_threads();
@@ -1058,6 +1070,20 @@ static int run_seed(unsigned long long seed)
             pools[k] = new_pool((int)rnd(&r, PK_NKINDS), idx);
             nown++;
         }
+        /* Own pools first. A shared pool holds other stacked schedulers,
+         * which go back to it at each of their event checks: before an own
+         * pool, in a scheduler that tries its pools in order, it would always
+         * have something, and the own pool behind it would starve (seed
+         * 745: its units held a mutex that units of the stacked schedulers
+         * in the shared pool waited for, so those never ended). */
+        int ordered[4], no = 0;
+        for (int k = 0; k < n; k++)
+            if (g_pools[pools[k]].owner == idx)
+                ordered[no++] = pools[k];
+        for (int k = 0; k < n; k++)
+            if (g_pools[pools[k]].owner != idx)
+                ordered[no++] = pools[k];
+        memcpy(pools, ordered, sizeof(int) * (size_t)n);
         int automatic = (int)rnd(&r, 3) == 0;
         fz_sched *fs = new_sched(&r, ROLE_STACKED, -1, n, pools, (int)rnd(&r, 2), automatic);
         /* Its parent: an ES's host pool, or the last pool of a non-automatic
