@@ -5,26 +5,10 @@
  * user", who may not even hold its handle and can do nothing with it once
  * the runtime is gone: it leaked, with its pools, every cycle. */
 #include "bb_test.h"
+#include "sched_user_util.h"
 #include <stdatomic.h>
 
 static atomic_int num_freed;
-
-static void sched_run(ABT_sched sched)
-{
-    ABT_pool pool;
-    ABT_sched_get_pools(sched, 1, 0, &pool);
-    for (;;) {
-        ABT_thread t;
-        ABT_pool_pop_thread(pool, &t);
-        if (t != ABT_THREAD_NULL)
-            ABT_self_schedule(t, ABT_POOL_NULL);
-        ABT_bool stop;
-        ABT_sched_has_to_stop(sched, &stop);
-        if (stop)
-            break;
-        ABT_xstream_check_events(sched);
-    }
-}
 
 static int sched_free(ABT_sched sched)
 {
@@ -46,7 +30,8 @@ int main(void)
         ABT_sched_config config;
         CHECK_OK(ABT_sched_config_create(&config, ABT_sched_config_automatic, 1,
                                          ABT_sched_config_var_end));
-        ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = sched_run, .free = sched_free};
+        ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run,
+                             .free = sched_free};
         ABT_sched sched;
         CHECK_OK(ABT_sched_create(&def, 1, NULL, config, &sched)); /* a new automatic pool */
         CHECK_OK(ABT_sched_config_free(&config));

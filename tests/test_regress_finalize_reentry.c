@@ -6,6 +6,7 @@
  * runs, and ULTs on the primary ES and on a forgotten secondary ES. The
  * runtime is down afterwards and a new init/finalize cycle works. */
 #include "bb_test.h"
+#include "sched_user_util.h"
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -99,23 +100,6 @@ static void up_free(ABT_pool pool)
     reenter(SITE_POOL_FREE);
 }
 
-/* A user scheduler. */
-static void sched_run(ABT_sched sched)
-{
-    ABT_pool pool;
-    ABT_sched_get_pools(sched, 1, 0, &pool);
-    for (;;) {
-        ABT_thread t;
-        ABT_pool_pop_thread(pool, &t);
-        if (t != ABT_THREAD_NULL)
-            ABT_self_schedule(t, ABT_POOL_NULL);
-        ABT_bool stop;
-        ABT_sched_has_to_stop(sched, &stop);
-        if (stop)
-            break;
-        ABT_xstream_check_events(sched);
-    }
-}
 static int sched_free(ABT_sched sched)
 {
     (void)sched;
@@ -201,7 +185,8 @@ int main(void)
     ABT_sched_config sched_config;
     CHECK_OK(ABT_sched_config_create(&sched_config, ABT_sched_config_automatic, 1,
                                      ABT_sched_config_var_end));
-    ABT_sched_def sched_def = {.type = ABT_SCHED_TYPE_ULT, .run = sched_run, .free = sched_free};
+    ABT_sched_def sched_def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run,
+                               .free = sched_free};
     ABT_sched sched;
     CHECK_OK(ABT_sched_create(&sched_def, 1, &user_pool, sched_config, &sched));
     CHECK_OK(ABT_sched_config_free(&sched_config));

@@ -13,6 +13,7 @@
  * ULT of the primary ES is moved there by each of the three calls in turn,
  * runs there, and get_migr_pool was called once per move. */
 #include "bb_test.h"
+#include "sched_user_util.h"
 #include <stdatomic.h>
 
 static FILE *devnull;
@@ -31,23 +32,6 @@ static ABT_pool get_migr_pool(ABT_sched sched)
     return pool;
 }
 
-static void sched_run(ABT_sched sched)
-{
-    ABT_pool pool;
-    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
-    for (;;) {
-        ABT_thread t = ABT_THREAD_NULL;
-        CHECK_OK(ABT_pool_pop_thread(pool, &t));
-        if (t != ABT_THREAD_NULL)
-            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-        ABT_bool stop = ABT_FALSE;
-        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
-        if (stop)
-            break;
-        CHECK_OK(ABT_xstream_check_events(sched));
-    }
-}
-
 static void moved(void *arg)
 {
     (void)arg;
@@ -64,7 +48,7 @@ int main(void)
     devnull = fopen("/dev/null", "w");
     CHECK(devnull != NULL);
     CHECK_OK(ABT_init(0, NULL));
-    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = sched_run,
+    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run,
                          .get_migr_pool = get_migr_pool};
     ABT_pool pool;
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pool));

@@ -11,6 +11,7 @@
  * (AddressSanitizer: heap-use-after-free when a new ES was given the pool).
  */
 #include "bb_test.h"
+#include "sched_user_util.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -26,23 +27,6 @@ static void body(void *arg)
 
 /* Pops and runs until told to stop; never runs here (the ESs are
  * cancelled before any work arrives), but must exist. */
-static void run(ABT_sched sched)
-{
-    ABT_pool pool;
-    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
-    for (;;) {
-        ABT_thread t;
-        CHECK_OK(ABT_pool_pop_thread(pool, &t));
-        if (t != ABT_THREAD_NULL)
-            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-        ABT_bool stop;
-        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
-        if (stop)
-            break;
-        CHECK_OK(ABT_xstream_check_events(sched));
-    }
-}
-
 static int sched_free(ABT_sched sched)
 {
     freed[atomic_fetch_add(&in_free, 1)] = sched;
@@ -64,7 +48,7 @@ int main(void)
 {
     BB_TEST_BEGIN(30);
     CHECK_OK(ABT_init(0, NULL));
-    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = run, .free = sched_free};
+    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run, .free = sched_free};
     ABT_sched_config config;
     CHECK_OK(ABT_sched_config_create(&config, ABT_sched_config_automatic, 1,
                                      ABT_sched_config_var_end));

@@ -1,0 +1,32 @@
+/*
+ * The smallest user-defined scheduler loop, for tests that need a scheduler
+ * of their own but do not test its loop:
+ *
+ *   static ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run};
+ *
+ * It runs the ULTs of its first pool in order, checks its events between
+ * them, and stops when ABT_sched_has_to_stop says so. Every call is checked.
+ */
+#ifndef SCHED_USER_UTIL_H
+#define SCHED_USER_UTIL_H
+
+#include "bb_test.h"
+
+static inline void one_pool_sched_run(ABT_sched sched)
+{
+    ABT_pool pool;
+    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
+    for (;;) {
+        ABT_thread t = ABT_THREAD_NULL;
+        CHECK_OK(ABT_pool_pop_thread(pool, &t));
+        if (t != ABT_THREAD_NULL)
+            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
+        ABT_bool stop = ABT_FALSE;
+        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
+        if (stop)
+            break;
+        CHECK_OK(ABT_xstream_check_events(sched));
+    }
+}
+
+#endif
