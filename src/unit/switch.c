@@ -830,10 +830,14 @@ static void make_ready_here(bb_unit *u)
  *
  * Only the ES that pops a private pool may touch it (it takes no lock). A
  * ULT of such a pool that blocked is woken by whoever ends its wait: maybe
- * another ES or an external thread. That waker does not push it: it hands
- * it to the ES the ULT last ran on, which popped it from there, through the
- * ES's inbox (`remote_ready`, a stack linked through bb_unit.next), and that
- * ES makes it ready at its schedulers' next event check
+ * another ES or an external thread. That waker does not push it into the
+ * list. If the pool has a home (the ES whose main scheduler holds it), the
+ * ULT goes onto the pool's incoming stack, which the home takes in at its
+ * next event check; a scheduler with a private pool never sleeps, so none
+ * needs a ring. Otherwise (a stacked scheduler's private pool) it goes to
+ * the ES it last ran on, which popped it, through that ES's inbox
+ * (`remote_ready`, a stack linked through bb_unit.next), and that ES makes
+ * it ready at its schedulers' next event check
  * (bb_xstream_take_remote_ready). Until then it still counts as blocked, so
  * no scheduler of its pool stops meanwhile. An ES whose scheduler no longer
  * runs closes its inbox (BB_INBOX_CLOSED): nobody pops its pools then, and
