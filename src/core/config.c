@@ -107,19 +107,32 @@ static size_t round_up(size_t v, size_t to)
     return (v + to - 1) / to * to;
 }
 
+/* The CPUs this process may run on. A kernel configured for more CPUs than
+ * a cpu_set_t holds (1024) refuses one that small (EINVAL): the set grows
+ * until the kernel takes it, and binding.c makes its sets that size too. */
 static void read_cpus(bb_config_t *c)
 {
-    cpu_set_t set;
     c->num_cpus = 0;
     c->cpus = NULL;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return;
-    c->cpus = malloc((size_t)CPU_COUNT(&set) * sizeof(int));
-    if (!c->cpus)
-        return;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set))
+    c->cpu_set_bits = CPU_SETSIZE;
+    cpu_set_t *set;
+    for (;;) {
+        set = CPU_ALLOC(c->cpu_set_bits);
+        if (!set)
+            return;
+        if (sched_getaffinity(0, CPU_ALLOC_SIZE(c->cpu_set_bits), set) == 0)
+            break;
+        CPU_FREE(set);
+        if (errno != EINVAL || c->cpu_set_bits >= (1 << 22))
+            return;
+        c->cpu_set_bits *= 2;
+    }
+    size_t size = CPU_ALLOC_SIZE(c->cpu_set_bits);
+    c->cpus = malloc((size_t)CPU_COUNT_S(size, set) * sizeof(int));
+    for (int cpu = 0; c->cpus && cpu < c->cpu_set_bits; cpu++)
+        if (CPU_ISSET_S(cpu, size, set))
             c->cpus[c->num_cpus++] = cpu;
+    CPU_FREE(set);
 }
 
 void bb_config_read_env(bb_config_t *c)

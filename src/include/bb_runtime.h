@@ -46,6 +46,7 @@ typedef struct {
     int technique;             /* ABT_THREAD_TECHNIQUE: a bb_technique (bb_technique.h) */
     int num_cpus;              /* CPUs this process may run on */
     int *cpus;                 /* their ids, in order */
+    int cpu_set_bits;          /* the size of CPU set the kernel takes (>= 1024) */
 } bb_config_t;
 
 struct bb_runtime {

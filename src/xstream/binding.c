@@ -18,6 +18,31 @@
 
 static pthread_mutex_t binding_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* An empty CPU set of the size the kernel takes (read_cpus, config.c), not
+ * a fixed cpu_set_t, which holds only 1024 CPUs. NULL without memory. */
+static cpu_set_t *new_cpu_set(size_t *size)
+{
+    cpu_set_t *set = CPU_ALLOC(bb_rt.config.cpu_set_bits);
+    *size = CPU_ALLOC_SIZE(bb_rt.config.cpu_set_bits);
+    if (set)
+        CPU_ZERO_S(*size, set);
+    return set;
+}
+
+/* Bind `thread` to the CPUs `cpus[0..n-1]`. */
+static int bind_thread(pthread_t thread, const int *cpus, int n)
+{
+    size_t size;
+    cpu_set_t *set = new_cpu_set(&size);
+    if (!set)
+        return ABT_ERR_MEM;
+    for (int i = 0; i < n; i++)
+        CPU_SET_S(cpus[i], size, set);
+    int err = pthread_setaffinity_np(thread, size, set) == 0 ? ABT_SUCCESS : ABT_ERR_SYS;
+    CPU_FREE(set);
+    return err;
+}
+
 static bool cpu_is_usable(int cpuid)
 {
     for (int i = 0; i < bb_rt.config.num_cpus; i++)
@@ -36,18 +61,11 @@ static int apply(bb_xstream *es)
         return ABT_SUCCESS; /* the thread binds itself when it (re)starts; an ended
                                one may be gone, and its id then names the caller */
     pthread_t thread = self ? pthread_self() : es->thread;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (es->cpuid >= 0) {
-        CPU_SET(es->cpuid, &set);
-    } else if (es->affinity) {
-        for (int i = 0; i < es->num_affinity; i++)
-            CPU_SET(es->affinity[i], &set);
-    } else {
-        for (int i = 0; i < bb_rt.config.num_cpus; i++)
-            CPU_SET(bb_rt.config.cpus[i], &set);
-    }
-    return pthread_setaffinity_np(thread, sizeof(set), &set) == 0 ? ABT_SUCCESS : ABT_ERR_SYS;
+    if (es->cpuid >= 0)
+        return bind_thread(thread, &es->cpuid, 1);
+    if (es->affinity)
+        return bind_thread(thread, es->affinity, es->num_affinity);
+    return bind_thread(thread, bb_rt.config.cpus, bb_rt.config.num_cpus);
 }
 
 /* With ABT_SET_AFFINITY, an ES nobody bound explicitly follows its rank. */
@@ -118,12 +136,8 @@ int bb_xstream_cpuid(bb_xstream *es)
 /* ABT_finalize: give the primary thread back the CPUs it had before init. */
 void bb_xstream_restore_primary_binding(void)
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int i = 0; i < bb_rt.config.num_cpus; i++)
-        CPU_SET(bb_rt.config.cpus[i], &set);
     if (bb_rt.config.num_cpus)
-        pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+        (void)bind_thread(pthread_self(), bb_rt.config.cpus, bb_rt.config.num_cpus);
 }
 
 int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
