@@ -328,6 +328,7 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
         return err;
     }
     err = make_sched_unit(es, s, sched_entry);
+    es->main_sched = s; /* the caller claimed it; before others find `es` in the table */
     if (err == ABT_SUCCESS) {
         err = bb_xstream_table_add(es, rank);
         if (err != ABT_SUCCESS)
@@ -339,7 +340,6 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
         return err;
     }
     bb_xstream_init_binding(es);
-    es->main_sched = s; /* the caller claimed it */
     bb_store_relaxed(&s->unit, es->sched_unit);
     *out = es;
     return ABT_SUCCESS;
@@ -374,9 +374,9 @@ static int create_secondary(bb_sched *s, int rank, ABT_xstream *newxstream)
     if (err == ABT_SUCCESS)
         err = start_thread(es);
     if (err != ABT_SUCCESS) {
+        bb_xstream_table_remove(es); /* first: others may read its scheduler until then */
+        es->main_sched = NULL;       /* the caller keeps its scheduler */
         bb_sched_detach(s);
-        es->main_sched = NULL; /* the caller keeps its scheduler */
-        bb_xstream_table_remove(es);
         release_units(es);
         free(es);
         return err;
