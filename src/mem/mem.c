@@ -647,10 +647,10 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
 
 /* Units the program never freed (left in a pool that no scheduler ran or
  * that a cancelled ES left behind, terminated and never freed) die with the
- * chunks of their descriptors; what they hold apart from those goes with
+ * chunks of their descriptors. What they hold apart from those goes with
  * them: a stack mapped on its own (eager, of another size, or lent to a
- * lazy ULT), and their key tables, without destructors, and what a sanitizer or
- * valgrind keeps for their stacks. Without this, every
+ * lazy ULT), their key tables (without destructors), and what
+ * ThreadSanitizer or valgrind keeps for their stacks. Without this, every
  * init/finalize cycle that left such units kept their mappings for good,
  * until the process ran out of them. Slab stacks go with their slabs, and
  * a user's stack stays the user's. */
