@@ -61,8 +61,9 @@ struct bb_sched {
                                   NULL otherwise */
     bb_pool *direct_user_pool; /* the same for a first pool that is a user pool: a ULT of
                                   it may yield straight to what the pool's pop gives */
-    bb_unit *handed;           /* popped from direct_user_pool by such a yield, which could
-                                  not run it directly: the loop runs it before it pops
+    bb_unit *handed;           /* popped from the first pool by such a yield, which could
+                                  not run it directly, or after tasklets run on the ES's
+                                  big stack (switch.c): the loop runs it before it pops
                                   again (bb_sched_take_handed). Owner ES only */
     bb_xstream *xstream;       /* ES it is the main scheduler of (bb_sched_attach) */
     uint32_t pins;             /* other threads using it as an ES's main scheduler

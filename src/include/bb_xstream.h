@@ -49,6 +49,11 @@ struct bb_xstream {
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     bb_unit *self_joiner;      /* ULT parked in ABT_xstream_join of this ES until it stops */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */
+    bool sched_stack_small;    /* sched_unit has a ULT-size stack, smaller than
+                                  ABT_SCHED_STACKSIZE (SC: make_sched_unit) */
+    void *big_stack;           /* ABT_SCHED_STACKSIZE, for what must not run on that small
+                                  stack (bb_xstream_big_stack); mapped at its first use */
+    uint32_t big_stack_flags;  /* its bb_unit_flags (guard page) */
     /* Shared with other ESs. */
     bb_spinlock sched_lock;    /* orders the changes of main_sched with other threads'
                                   looks at it: pins, stop requests */
@@ -158,6 +163,7 @@ int bb_xstream_create_primary(bb_xstream **out);
 void bb_xstream_finalize_primary(bb_xstream *es);
 void bb_xstream_free_secondaries(void);
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
+void *bb_xstream_big_stack(bb_xstream *es); /* NULL if it cannot be mapped */
 void bb_xstream_init_binding(bb_xstream *es);
 void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread);
 void bb_xstream_publish_terminated(bb_xstream *es); /* binding.c */

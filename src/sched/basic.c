@@ -246,13 +246,14 @@ static inline __attribute__((always_inline)) bool run_next(bb_sched *s, pick_fn 
     return u != NULL;
 }
 
-/* A loop that stops at once (an exit) with a unit handed to it by a direct
- * yield puts the unit back into the pool it was popped from. */
+/* A loop that stops at once (an exit) with a unit handed to it (by a direct
+ * yield, or by its tasklets' run, switch.c) puts the unit back into the pool
+ * it was popped from, its first. */
 static void give_back_handed(bb_sched *s)
 {
     bb_unit *u = bb_sched_take_handed(s);
     if (u)
-        bb_pool_push(s->direct_user_pool, u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
+        bb_pool_push(s->pools[0], u, ABT_POOL_CONTEXT_OP_POOL_OTHER);
 }
 
 /* Inlined into each loop below, so that `pick` and `idle` are direct calls. */

@@ -277,10 +277,105 @@ run_unit(bb_xstream *es, bb_unit *sched_unit, bb_unit *u, const sched_loan *loan
     }
 }
 
+/* ---- tasklets beside a small scheduler stack ---------------------------------
+ *
+ * A tasklet runs on its scheduler's stack, and an Argobots program may count
+ * on that being one of ABT_SCHED_STACKSIZE (4 MiB by default), far more than
+ * a ULT's. Under SC the predefined main loop of an ES runs on a ULT-size
+ * stack, which it lends to the ULTs it calls (xstream.c, make_sched_unit),
+ * so it calls its tasklets on the ES's big stack (bb_xstream_big_stack)
+ * instead. Tasklets that follow each other in its pool run there in one
+ * visit, so that a fork-join of tasklets changes stacks once per pass of
+ * the loop, not once per tasklet. */
+
+/* Whether `sched_unit`, the running scheduler of `es`, is its predefined
+ * main loop on a small stack. */
+static inline bool tasklets_go_aside(const bb_xstream *es, const bb_unit *sched_unit)
+{
+    return es->sched_stack_small && sched_unit == es->restartable;
+}
+
+typedef struct {
+    bb_xstream *es;
+    bb_unit *u;        /* the tasklet to run */
+    bb_sched *s;       /* the scheduler whose loop popped it, or NULL: run `u` alone */
+    bb_pool *pool;     /* from its first pool, */
+    bool private_fifo; /* a private FIFO */
+} tasklet_run;
+
+/* The next unit of the loop's pool if it is a tasklet: from a private FIFO,
+ * taken only if it is one. Any other pool cannot be looked into: its unit
+ * is taken anyway, and a ULT is handed to the scheduler, which runs it
+ * first in its next pass (as after a direct yield, hotpath.c), ending this
+ * one. */
+static inline __attribute__((always_inline)) bb_unit *next_tasklet(bb_sched *s, bb_pool *pool,
+                                                                    bool private_fifo)
+{
+    if (private_fifo) {
+        bb_unit *u = pool->head;
+        return u && !bb_unit_is_ult(u) ? list_pop_head(pool) : NULL;
+    }
+    bb_unit *u = bb_pool_pop(pool);
+    if (u && __builtin_expect(u->pool != pool, 0))
+        (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
+    if (u && bb_unit_is_ult(u)) {
+        s->handed = u;
+        s->rounds_left = 1;
+        return NULL;
+    }
+    return u;
+}
+
+/* On the big stack: the tasklet r->u, then those that come next in the
+ * scheduler's first pool, one round each, as long as a round is left for
+ * the loop to count the first one with. */
+static void run_tasklets(void *arg)
+{
+    tasklet_run *r = arg;
+    bb_xstream *es = r->es;
+    bb_unit *sched_unit = es->current;
+    run_tasklet(es, sched_unit, r->u);
+    if (!r->s)
+        return;
+    bb_sched *s = r->s;
+    bb_pool *pool = r->pool;
+    bb_unit *u;
+    if (r->private_fifo) {
+        while (s->rounds_left > 1 && (u = next_tasklet(s, pool, true)) != NULL) {
+            s->rounds_left--;
+            run_tasklet(es, sched_unit, u);
+        }
+    } else {
+        while (s->rounds_left > 1 && (u = next_tasklet(s, pool, false)) != NULL) {
+            s->rounds_left--;
+            run_tasklet(es, sched_unit, u);
+        }
+    }
+}
+
+/* Out of line, with the run's fields as arguments, so that the scheduler's
+ * loop keeps no frame for them; and `cold`, though it is not for a loop
+ * that runs tasklets, because the hint keeps GCC from giving up, for its
+ * sake, the registers the loop's ULT path uses (7 instructions more per ULT
+ * without it). Without memory for the big stack, the tasklets run where
+ * they did before. */
+static __attribute__((noinline, cold)) void
+run_tasklets_aside(bb_xstream *es, bb_unit *u, bb_sched *s, bb_pool *pool, bool private_fifo)
+{
+    tasklet_run r = {es, u, s, pool, private_fifo};
+    void *stack = bb_xstream_big_stack(es);
+    if (stack)
+        bb_ctx_run_on(stack, bb_rt.config.sched_stacksize, run_tasklets, &r);
+    else
+        run_tasklets(&r);
+}
+
 void bb_unit_run(bb_xstream *es, bb_unit *u)
 {
     bb_unit *sched_unit = es->current;
-    if (sched_stack_lendable(es, sched_unit)) {
+    if (!bb_unit_is_ult(u) && tasklets_go_aside(es, sched_unit)) {
+        run_tasklets_aside(es, u, NULL, NULL, false);
+    } else if (sched_stack_lendable(es, sched_unit)) {
         sched_loan loan = begin_lending(sched_unit);
         run_unit(es, sched_unit, u, &loan);
         end_lending(sched_unit, &loan);
@@ -289,16 +384,16 @@ void bb_unit_run(bb_xstream *es, bb_unit *u)
     }
 }
 
-/* The loop of the callers below, where `private_fifo` and `sc` are
- * constants. It runs on one ES throughout, as the scheduler `s` on it does:
- * a scheduler leaves its ES only by a yield of its own, between loops (a
- * deviation under SC restarts it, and this loop with it). What `sc` depends
- * on stays as it is meanwhile, but for a change of technique (auto), which
- * applies from the next loop on: either way is a valid run of a ULT. A
- * private FIFO holds only units associated with it (every push into a pool
- * associates the unit first); any other pool is a user's code, checked. */
+/* The loop of the callers below, where `private_fifo`, `sc` and `aside`
+ * (tasklets_go_aside) are constants. It runs on one ES throughout, as the
+ * scheduler `s` on it does: a scheduler leaves its ES only by a yield of its
+ * own, between loops (a deviation under SC restarts it, and this loop with
+ * it). What `sc` depends on stays as it is meanwhile, but for a change of
+ * technique (auto), which applies from the next loop on: either way is a
+ * valid run of a ULT. */
 static inline __attribute__((always_inline)) bool
-run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bool sc)
+run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bool sc,
+               bool aside)
 {
     bb_unit *sched_unit = es->current;
     sched_loan loan = sc ? begin_lending(sched_unit) : (sched_loan){0};
@@ -307,7 +402,10 @@ run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bo
     while ((u = private_fifo ? list_pop_head(pool) : bb_pool_pop(pool)) != NULL) {
         if (!private_fifo && __builtin_expect(u->pool != pool, 0))
             (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
-        run_unit(es, sched_unit, u, sc ? &loan : NULL);
+        if (aside && !bb_unit_is_ult(u))
+            run_tasklets_aside(es, u, s, pool, private_fifo); /* and those next to it */
+        else
+            run_unit(es, sched_unit, u, sc ? &loan : NULL);
         if (bb_owned_dec_is_zero(&s->rounds_left))
             break;
     }
@@ -316,12 +414,21 @@ run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bo
     return s->rounds_left != before;
 }
 
+/* Under SC the loop's stack is small (tasklets go aside) unless ULTs have
+ * stacks of ABT_SCHED_STACKSIZE or more; under other techniques, only
+ * after auto left SC, or while the shortcuts are off. */
+#define RUN_FIRST_POOL(es, s, pool, private_fifo)                                              \
+    (sched_stack_lendable(es, (es)->current)                                                   \
+         ? ((es)->sched_stack_small ? run_first_pool(es, s, pool, private_fifo, true, true)    \
+                                    : run_first_pool(es, s, pool, private_fifo, true, false))  \
+     : tasklets_go_aside(es, (es)->current)                                                    \
+         ? run_first_pool(es, s, pool, private_fifo, false, true)                              \
+         : run_first_pool(es, s, pool, private_fifo, false, false))
+
 bool bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
 {
     bb_xstream *es = bb_self_xstream();
-    if (sched_stack_lendable(es, es->current))
-        return run_first_pool(es, s, pool, true, true);
-    return run_first_pool(es, s, pool, true, false);
+    return RUN_FIRST_POOL(es, s, pool, true);
 }
 
 /* The unit a direct yield popped from `pool` and handed to `s`, whose pass
@@ -338,9 +445,7 @@ bool bb_unit_run_popped(bb_sched *s, bb_pool *pool)
     bb_xstream *es = bb_self_xstream();
     if (__builtin_expect(s->handed != NULL, 0))
         return run_handed(es, s, pool);
-    if (sched_stack_lendable(es, es->current))
-        return run_first_pool(es, s, pool, false, true);
-    return run_first_pool(es, s, pool, false, false);
+    return RUN_FIRST_POOL(es, s, pool, false);
 }
 
 void bb_ult_yield(bb_unit *self)

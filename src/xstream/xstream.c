@@ -170,6 +170,28 @@ static void drop_sched(bb_sched *s)
         bb_sched_unclaim(s);
 }
 
+static void call_run(void *arg)
+{
+    bb_sched *s = arg;
+    s->run(bb_sched_handle(s));
+}
+
+/* One call of the loop of `s`, the main scheduler of `es`. A user-defined
+ * one that replaced the predefined loop on a small stack runs on the big
+ * one (bb_xstream_big_stack): it is not restartable, so its context is
+ * saved there whenever it runs a ULT, and the call returns there. Without
+ * memory for that stack, it runs where the predefined loop did. */
+static void run_sched(bb_xstream *es, bb_sched *s)
+{
+    void *stack = NULL;
+    if (!es->restartable && es->sched_stack_small)
+        stack = bb_xstream_big_stack(es);
+    if (stack)
+        bb_ctx_run_on(stack, bb_rt.config.sched_stacksize, call_run, s);
+    else
+        s->run(bb_sched_handle(s));
+}
+
 /* Run the main scheduler until it stops for good. A scheduler replaced by
  * ABT_xstream_set_main_sched stops too; its successor then takes over.
  * Restartable: everything it needs to go on is in `es` and the bb_sched. */
@@ -180,7 +202,7 @@ static void run_main_scheds(bb_xstream *es)
         bb_store_relaxed(&s->unit, es->sched_unit);
         es->running_sched = s;
         es->restartable = bb_sched_is_stateless(s) ? es->sched_unit : NULL;
-        s->run(bb_sched_handle(s));
+        run_sched(es, s);
         es->running_sched = &bb_no_sched;
         es->restartable = NULL;
         if (s != es->retiring)
@@ -296,9 +318,29 @@ static int start_thread(bb_xstream *es)
 static int make_sched_unit(bb_xstream *es, const bb_sched *s, bb_ctx_fn entry)
 {
     if ((es->ult_steps & BB_STEP_SCHED_STACK) && bb_sched_is_stateless(s) &&
-        !bb_fiber_tools.any)
+        !bb_fiber_tools.any) {
+        es->sched_stack_small = bb_rt.config.thread_stacksize < bb_rt.config.sched_stacksize;
         return bb_unit_make_sched(bb_rt.config.thread_stacksize, true, entry, &es->sched_unit);
+    }
     return bb_unit_make_sched(bb_rt.config.sched_stacksize, false, entry, &es->sched_unit);
+}
+
+/* A scheduler's code may count on a stack of ABT_SCHED_STACKSIZE (4 MiB by
+ * default), and so may the tasklets it runs, which run on its stack. Where
+ * the ES's scheduler stack is a small one (make_sched_unit), they get this
+ * one instead: a user-defined main scheduler that replaced the predefined
+ * loop runs on it (run_sched), and the predefined loop calls its tasklets
+ * on it (switch.c). Neither switches away from it while the other needs
+ * it: a tasklet never leaves its stack, and the predefined loop runs only
+ * when no user-defined one does. Mapped at its first use, so that an ES
+ * that needs none costs nothing. */
+void *bb_xstream_big_stack(bb_xstream *es)
+{
+    if (!es->big_stack &&
+        bb_mem_stack_alloc(&es->cache, bb_rt.config.sched_stacksize, &es->big_stack,
+                           &es->big_stack_flags) != ABT_SUCCESS)
+        es->big_stack = NULL;
+    return es->big_stack;
 }
 
 /* The runtime's own units, which no tool heard of at their creation (no
@@ -306,6 +348,11 @@ static int make_sched_unit(bb_xstream *es, const bb_sched *s, bb_ctx_fn entry)
 static void release_units(bb_xstream *es)
 {
     bb_unit_release_memory(es->sched_unit);
+    if (es->big_stack) {
+        bb_mem_stack_free(&es->cache, es->big_stack, bb_rt.config.sched_stacksize,
+                          es->big_stack_flags);
+        es->big_stack = NULL;
+    }
     if (es->native_unit)
         bb_unit_release_memory(es->native_unit);
 }

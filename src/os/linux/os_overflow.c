@@ -8,6 +8,7 @@
 
 #include "bb_arch_signal.h"
 #include "bb_overflow.h"
+#include "bb_runtime.h"
 #include "bb_unit.h"
 #include "bb_xstream.h"
 
@@ -59,10 +60,23 @@ static bool overflows_lent_stack(const bb_unit *u, const char *addr, const void 
     return (u->flags & BB_UNIT_SCHED) && !u->stack && sp && a < sp + 256 && a + 65536 > sp;
 }
 
-static void report(bb_unit *u)
+/* The big stack of `es` (bb_xstream_big_stack), on which the tasklets of a
+ * scheduler with a small stack run, and a user-defined main scheduler that
+ * replaced one. */
+static bool hits_big_stack_guard(const bb_xstream *es, const char *addr)
 {
-    put((u->flags & BB_UNIT_SCHED) ? "bobbin: stack overflow in scheduler ULT "
-                                   : "bobbin: stack overflow in ULT ");
+    long page = sysconf(_SC_PAGESIZE);
+    const char *low = es->big_stack;
+    return (es->big_stack_flags & BB_UNIT_GUARDED_STACK) && low && addr >= low - page &&
+           addr < low;
+}
+
+/* `u`, running on the stack at `stack` of `size` bytes, overflowed it. */
+static void report(bb_unit *u, const void *stack, size_t size)
+{
+    put(!bb_unit_is_ult(u)            ? "bobbin: stack overflow in tasklet "
+        : (u->flags & BB_UNIT_SCHED) ? "bobbin: stack overflow in scheduler ULT "
+                                     : "bobbin: stack overflow in ULT ");
     put_number(bb_unit_get_id(u), 10);
     put(" (function ");
     put_number((uintptr_t)u->func, 16);
@@ -72,9 +86,9 @@ static void report(bb_unit *u)
         put(info.dli_sname);
     }
     put(", stack ");
-    put_number((uintptr_t)u->stack, 16);
+    put_number((uintptr_t)stack, 16);
     put(", ");
-    put_number(u->stacksize, 10);
+    put_number(size, 10);
     put(" bytes): it ran into its guard page; aborting\n");
 }
 
@@ -98,12 +112,20 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     bb_xstream *es = bb_self_xstream();
     bb_unit *u = es ? es->current : NULL;
-    if (u && (hits_guard(u, info->si_addr) || overflows_lent_stack(u, info->si_addr, uctx))) {
-        report(u);
-        signal(SIGABRT, SIG_DFL);
-        abort();
+    if (!u) {
+        pass_on(sig, info, uctx);
+        return;
     }
-    pass_on(sig, info, uctx);
+    if (hits_guard(u, info->si_addr) || overflows_lent_stack(u, info->si_addr, uctx))
+        report(u, u->stack, u->stacksize);
+    else if (hits_big_stack_guard(es, info->si_addr))
+        report(u, es->big_stack, bb_rt.config.sched_stacksize);
+    else {
+        pass_on(sig, info, uctx);
+        return;
+    }
+    signal(SIGABRT, SIG_DFL);
+    abort();
 }
 
 /* ---- set-up ------------------------------------------------------------------------ */

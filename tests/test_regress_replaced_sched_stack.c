@@ -1,0 +1,75 @@
+/* A user-defined main scheduler runs on a stack of ABT_SCHED_STACKSIZE
+ * (xstream.c, make_sched_unit: only a predefined loop under sc or auto gets
+ * a default-size ULT stack, which it lends). But that is decided when the
+ * ES is created: a user-defined scheduler that later replaces the
+ * predefined one (ABT_xstream_set_main_sched) keeps running on the small
+ * stack, and its run function, using 64 KiB of stack, overflowed under sc
+ * and auto (an audit of stack use). It now runs on the ES's big stack
+ * (xstream.c, run_sched). */
+#include "technique_util.h"
+
+#define FRAME 1024
+#define DEPTH 64
+
+static int deep(int level)
+{
+    volatile char frame[FRAME];
+    frame[0] = (char)level;
+    frame[FRAME - 1] = (char)level;
+    if (level == DEPTH)
+        return DEPTH;
+    return deep(level + 1) + (frame[0] == frame[FRAME - 1] ? 0 : 1000); /* not a tail call */
+}
+
+static int reached;
+
+static void user_run(ABT_sched sched)
+{
+    ABT_pool pool;
+    ABT_sched_get_pools(sched, 1, 0, &pool);
+    __atomic_store_n(&reached, deep(1), __ATOMIC_RELAXED);
+    for (;;) {
+        ABT_thread unit;
+        ABT_pool_pop_thread(pool, &unit);
+        if (unit != ABT_THREAD_NULL)
+            ABT_self_schedule(unit, ABT_POOL_NULL);
+        ABT_bool stop = ABT_FALSE;
+        ABT_sched_has_to_stop(sched, &stop);
+        if (stop)
+            break;
+        ABT_xstream_check_events(sched);
+    }
+}
+
+static void replace_sched(void *arg)
+{
+    ABT_xstream es;
+    UCHECK_OK(ABT_xstream_self(&es));
+    UCHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(60);
+    for (int t = 0; t < TQ_NUM; t++) {
+        tq_init(t);
+        reached = 0;
+        ABT_xstream es;
+        ABT_pool pool1, upool;
+        ABT_sched usched;
+        CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
+        CHECK_OK(ABT_xstream_get_main_pools(es, 1, &pool1));
+        ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = user_run};
+        CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &upool));
+        CHECK_OK(ABT_sched_create(&def, 1, &upool, ABT_SCHED_CONFIG_NULL, &usched));
+        ABT_thread replacer;
+        CHECK_OK(ABT_thread_create(pool1, replace_sched, &usched, ABT_THREAD_ATTR_NULL, &replacer));
+        CHECK_OK(ABT_thread_free(&replacer));
+        tq_collect_ult_failures();
+        CHECK_OK(ABT_xstream_free(&es));
+        CHECK_OK(ABT_sched_free(&usched));
+        CHECK_EQ(reached, DEPTH);
+        CHECK_OK(ABT_finalize());
+    }
+    BB_TEST_END();
+}

@@ -1,0 +1,187 @@
+/* A tasklet runs on its scheduler's stack, which in Argobots is one of
+ * ABT_SCHED_STACKSIZE (4 MiB by default), so a tasklet may use far more
+ * stack than a ULT's 16 KiB. Under sc and auto (the default), the main
+ * scheduler of an ES runs on a default-size ULT stack, which it lends to
+ * the ULTs it calls; a tasklet that used some 15 KiB of stack there, on
+ * the primary or on a secondary ES, crashed with a bare SIGSEGV (an audit
+ * of stack use). Each technique: tasklets that use 256 KiB of stack, run by
+ * the main scheduler of each kind of ES, by a user-defined main scheduler
+ * that replaced a predefined one, and a ULT after them on the same ES
+ * (which still gets the lent stack under sc). And a tasklet that overflows
+ * that stack is named by the overflow report, as a ULT is. */
+#include "technique_util.h"
+#include <sys/wait.h>
+
+/* Under a sanitizer or valgrind the scheduler keeps ABT_SCHED_STACKSIZE and
+ * runs tasklets on it, as under the other techniques (xstream.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+#define FRAME 1024
+#define DEPTH 256 /* 256 KiB: far beyond a ULT stack, far within 4 MiB */
+
+static int deep(int level)
+{
+    volatile char frame[FRAME];
+    frame[0] = (char)level;
+    frame[FRAME - 1] = (char)level;
+    if (level == DEPTH)
+        return DEPTH;
+    return deep(level + 1) + (frame[0] == frame[FRAME - 1] ? 0 : 1000); /* not a tail call */
+}
+
+static void tasklet_fn(void *arg)
+{
+    *(int *)arg = deep(1);
+}
+
+static void ult_fn(void *arg)
+{
+    *(int *)arg = 1;
+}
+
+static volatile int forever = 1 << 30;
+
+static int endless(int level)
+{
+    volatile char frame[FRAME];
+    frame[0] = (char)level;
+    if (level == forever)
+        return 0;
+    return endless(level + 1) + frame[0]; /* not a tail call */
+}
+
+static void overflow_fn(void *arg)
+{
+    (void)arg;
+    endless(0);
+}
+
+/* In a child, under sc with a 64 KiB ABT_SCHED_STACKSIZE: a tasklet on a
+ * secondary ES overflows; its standard error goes to `fd`. */
+static void child_overflow(int fd)
+{
+    dup2(fd, STDERR_FILENO);
+    setenv("ABT_THREAD_TECHNIQUE", "sc", 1);
+    setenv("ABT_SCHED_STACKSIZE", "65536", 1);
+    ABT_init(0, NULL);
+    ABT_xstream es;
+    ABT_pool pool;
+    ABT_xstream_create(ABT_SCHED_NULL, &es);
+    ABT_xstream_get_main_pools(es, 1, &pool);
+    ABT_task task;
+    ABT_task_create(pool, overflow_fn, NULL, &task);
+    ABT_task_free(&task);
+    _exit(0); /* not reached */
+}
+
+static void check_overflow_report(void)
+{
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        child_overflow(fds[1]);
+    }
+    close(fds[1]);
+    char err[4096];
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < sizeof(err) && (n = read(fds[0], err + got, sizeof(err) - 1 - got)) > 0)
+        got += (size_t)n;
+    err[got] = '\0';
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    if (!strstr(err, "stack overflow in tasklet"))
+        BB_FAIL_AT("no report naming the tasklet: %s", err);
+}
+
+/* A tasklet and then a ULT on `pool`; `yield`: the caller's own ES serves
+ * the pool, so it yields to let its scheduler run them. */
+static void run_pair(ABT_pool pool, int yield)
+{
+    int got_task = 0, got_ult = 0;
+    ABT_task task;
+    ABT_thread ult;
+    CHECK_OK(ABT_task_create(pool, tasklet_fn, &got_task, &task));
+    CHECK_OK(ABT_thread_create(pool, ult_fn, &got_ult, ABT_THREAD_ATTR_NULL, &ult));
+    if (yield)
+        CHECK_OK(ABT_thread_yield());
+    CHECK_OK(ABT_task_free(&task));
+    CHECK_OK(ABT_thread_free(&ult));
+    CHECK_EQ(got_task, DEPTH);
+    CHECK_EQ(got_ult, 1);
+}
+
+/* Run on the ES whose main scheduler it replaces, as it must be. */
+static void replace_sched(void *arg)
+{
+    ABT_xstream es;
+    UCHECK_OK(ABT_xstream_self(&es));
+    UCHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
+}
+
+/* A user-defined scheduler: runs what its first pool gives. */
+static void user_run(ABT_sched sched)
+{
+    ABT_pool pool;
+    ABT_sched_get_pools(sched, 1, 0, &pool);
+    for (;;) {
+        ABT_thread unit;
+        ABT_pool_pop_thread(pool, &unit);
+        if (unit != ABT_THREAD_NULL)
+            ABT_self_schedule(unit, ABT_POOL_NULL);
+        ABT_bool stop = ABT_FALSE;
+        ABT_sched_has_to_stop(sched, &stop);
+        if (stop)
+            break;
+        ABT_xstream_check_events(sched);
+    }
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(60);
+    for (int t = 0; t < TQ_NUM; t++) {
+        tq_init(t);
+        ABT_xstream self, es;
+        ABT_pool pool0, pool1;
+        CHECK_OK(ABT_xstream_self(&self));
+        CHECK_OK(ABT_xstream_get_main_pools(self, 1, &pool0));
+        CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
+        CHECK_OK(ABT_xstream_get_main_pools(es, 1, &pool1));
+
+        run_pair(pool0, 1); /* the primary ES's main scheduler */
+        run_pair(pool1, 0); /* a secondary ES's */
+
+        /* The secondary ES's predefined scheduler replaced by the user's. */
+        ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = user_run};
+        ABT_pool upool;
+        ABT_sched usched;
+        CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &upool));
+        CHECK_OK(ABT_sched_create(&def, 1, &upool, ABT_SCHED_CONFIG_NULL, &usched));
+        ABT_thread replacer;
+        CHECK_OK(ABT_thread_create(pool1, replace_sched, &usched, ABT_THREAD_ATTR_NULL, &replacer));
+        CHECK_OK(ABT_thread_free(&replacer));
+        tq_collect_ult_failures();
+        run_pair(upool, 0);
+
+        CHECK_OK(ABT_xstream_free(&es));
+        CHECK_OK(ABT_sched_free(&usched)); /* not automatic: the user's again */
+        CHECK_OK(ABT_finalize());
+    }
+    if (!UNDER_ASAN && !bb_test_is_slow_run())
+        check_overflow_report();
+    BB_TEST_END();
+}
