@@ -34,12 +34,18 @@ static unsigned long long read_number(const char *name, unsigned long long def,
     const char *s = lookup(name);
     if (!s)
         return def;
+    /* strtoull skips leading blanks and then takes a minus sign, wrapping
+     * the value around: look for the sign past the blanks, so that " -1" is
+     * refused as "-1" is, not clamped to the maximum. */
+    const char *first = s;
+    while (isspace((unsigned char)*first))
+        first++;
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     while (*end && isspace((unsigned char)*end))
         end++;
-    if (errno || end == s || *end || *s == '-') {
+    if (errno || end == s || *end || *first == '-') {
         fprintf(stderr, "bobbin: ABT_%s=%s is not a number; using %llu\n", name, s, def);
         return def;
     }
