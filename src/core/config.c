@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,10 @@ void bb_config_read_env(bb_config_t *c)
     c->sched_stacksize = round_up(
         read_number("SCHED_STACKSIZE", BB_DEFAULT_SCHED_STACKSIZE, BB_MIN_STACKSIZE, max_stack),
         BB_CACHE_LINE);
+    /* As in Argobots: how many units a predefined scheduler runs between
+     * event checks unless ABT_sched_basic_freq says otherwise. */
+    c->sched_event_freq =
+        (int)read_number("SCHED_EVENT_FREQ", BB_DEFAULT_SCHED_EVENT_FREQ, 1, INT_MAX);
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     c->max_xstreams =
         (int)read_number("MAX_NUM_XSTREAMS", online > 0 ? (unsigned long long)online : 1, 1,
@@ -190,6 +195,7 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  context switch          : %s\n", BB_CONTEXT_NAME);
     fprintf(out, "  ABT_THREAD_STACKSIZE    : %zu\n", c->thread_stacksize);
     fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
+    fprintf(out, "  ABT_SCHED_EVENT_FREQ    : %d\n", c->sched_event_freq);
     fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
     fprintf(out, "  ABT_SET_AFFINITY        : %s\n", c->set_affinity ? "yes" : "no");
     fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);

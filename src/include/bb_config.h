@@ -28,7 +28,8 @@
 #define BB_DEFAULT_MEM_MAX_NUM_DESCS 4096
 
 /* How many scheduling iterations pass between two checks of an ES's events
- * (stop requests) by the basic scheduler: ABT_sched_basic_freq. */
+ * (stop requests) by the basic scheduler, unless ABT_SCHED_EVENT_FREQ or
+ * ABT_sched_basic_freq says otherwise. */
 #define BB_DEFAULT_SCHED_EVENT_FREQ 50
 
 /* An idle scheduler keeps polling its pools for this long (nanoseconds)

@@ -34,6 +34,7 @@ enum bb_large_pages {
 typedef struct {
     size_t thread_stacksize;   /* ABT_THREAD_STACKSIZE */
     size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
+    int sched_event_freq;      /* ABT_SCHED_EVENT_FREQ: predefined schedulers' default */
     int max_xstreams;          /* ABT_MAX_NUM_XSTREAMS, raised by higher ranks; atomic */
     bool set_affinity;         /* ABT_SET_AFFINITY */
     uint32_t mem_max_stacks;   /* ABT_MEM_MAX_NUM_STACKS */

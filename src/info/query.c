@@ -82,7 +82,7 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         *(size_t *)val = c->sched_stacksize;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_DEFAULT_SCHED_EVENT_FREQ:
-        *(uint64_t *)val = BB_DEFAULT_SCHED_EVENT_FREQ;
+        *(uint64_t *)val = (uint64_t)c->sched_event_freq;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_DEFAULT_SCHED_SLEEP_NSEC:
         *(uint64_t *)val = SCHED_SLEEP_NSEC;

@@ -147,7 +147,7 @@ int bb_sched_create_predef(int predef, int num_pools, bb_pool **pools, ABT_sched
         .automatic = bb_sched_config_int(config, &ABT_sched_config_automatic,
                                          automatic_default) != 0,
         .event_freq = bb_sched_config_int(config, &ABT_sched_basic_freq,
-                                          BB_DEFAULT_SCHED_EVENT_FREQ),
+                                          bb_rt.config.sched_event_freq),
     };
     if (spec.event_freq < 1)
         spec.event_freq = 1;
@@ -365,7 +365,7 @@ int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,
         .new_pool_kind = ABT_POOL_FIFO,
         .new_pool_access = ABT_POOL_ACCESS_MPSC,
         .automatic = bb_sched_config_int(config, &ABT_sched_config_automatic, 0) != 0,
-        .event_freq = BB_DEFAULT_SCHED_EVENT_FREQ,
+        .event_freq = bb_rt.config.sched_event_freq,
     };
     bb_sched *s;
     int err = bb_sched_create(&spec, &s);
