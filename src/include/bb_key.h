@@ -26,7 +26,7 @@ typedef struct bb_keytab {
     bb_key_orphan *orphans;
     uint32_t num_slots;
     struct {
-        uint32_t generation;          /* of the key that set it; 0: never set */
+        uint64_t generation;          /* of the key that set it; 0: never set (key.c) */
         void (*destructor)(void *);   /* that key's, run when the unit is freed */
         void *value;
     } slots[];

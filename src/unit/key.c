@@ -19,15 +19,20 @@
 #include "bb_key.h"
 #include "bb_unit.h"
 
+/* Generations are 64-bit: each create and free of a key in a slot advances
+ * it by one, and a slot is reused at once (the free slots form a stack), so
+ * a 32-bit one came back to the same value after 2^31 create/free pairs,
+ * about two minutes of a loop: a unit's value set under the first key then
+ * showed through a brand new key. 2^63 pairs take centuries. */
 typedef struct bb_key {
     uint32_t slot;
-    uint32_t generation; /* odd while live: a zeroed table entry never matches */
+    uint64_t generation; /* odd while live: a zeroed table entry never matches */
     void (*destructor)(void *);
 } bb_key;
 
 static struct {
     pthread_mutex_t lock;
-    uint32_t *generations;   /* of the key in each slot: odd while live */
+    uint64_t *generations;   /* of the key in each slot: odd while live */
     uint32_t num_slots;
     uint32_t *free_slots;    /* stack of free slot numbers */
     uint32_t num_free;
@@ -43,7 +48,7 @@ static bb_key *key_of(ABT_key handle)
 static bool grow_registry(void)
 {
     uint32_t n = registry.num_slots ? 2 * registry.num_slots : 16;
-    uint32_t *generations = realloc(registry.generations, n * sizeof(uint32_t));
+    uint64_t *generations = realloc(registry.generations, n * sizeof(uint64_t));
     if (!generations)
         return false;
     registry.generations = generations;
@@ -201,7 +206,8 @@ static int set_value(bb_unit *u, bb_key *k, void *value)
 
 static void *get_value(const bb_unit *u, const bb_key *k)
 {
-    uint32_t slot = k->slot, generation = k->generation;
+    uint32_t slot = k->slot;
+    uint64_t generation = k->generation;
     const bb_keytab *t = bb_load_acquire(&u->keys);
     if (!t || slot >= t->num_slots)
         return NULL;
