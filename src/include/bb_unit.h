@@ -296,6 +296,8 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
                    bb_unit **out);
 int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, bool push);
 int bb_unit_join(bb_unit *u);
+/* fn(arg), where exception unwinding ends (src/unit/outermost.c). */
+void bb_call_outermost(void (*fn)(void *), void *arg);
 int bb_unit_free(bb_unit *u);
 void bb_unit_release(bb_unit *u);
 void bb_unit_cancel(bb_unit *u);

@@ -319,7 +319,9 @@ bool bb_join_bypass(bb_unit *self, bb_unit *u)
         bb_owned_add(&es->ults_joiner_run, 1); /* shown by print */
         bb_ult_begin(es, self, u); /* back here once u leaves its context */
     } else {
-        u->func(u->arg);
+        /* On the joiner's stack: an exception escaping the tasklet must not
+         * reach the joiner (outermost.c). */
+        bb_call_outermost(u->func, u->arg);
         bb_store_relaxed(&es->current, self);
         bb_unit_terminate(u);
     }
