@@ -36,6 +36,13 @@
 
     .text
 
+/* Call frame information of this file (bb_ctx_run_on's) goes to
+ * .debug_frame only, for debuggers. Not to .eh_frame, which exception
+ * unwinding and backtrace() read: for them every ULT's stack ends at its
+ * first frame, as under bb_ctx_start, since the frames beyond may be gone
+ * (see bb_ctx_run_on). */
+    .cfi_sections .debug_frame
+
 /* Push the frame described above: the callee-saved registers, then the
  * FPU control state. */
     .macro  save_frame
@@ -173,7 +180,11 @@ bb_ctx_call:
  * pointer (in rbp, callee-saved) and the FPU control state (which a ULT may
  * change, and bb_ctx_call restores too) are kept. If entry leaves for good
  * instead, this frame is simply abandoned (the SCHED_RESTART step). The CFI
- * lets a debugger walk from entry back into the caller. */
+ * lets a debugger walk from entry back into the caller; it is in
+ * .debug_frame only (top of the file): once entry has left, the caller
+ * restarts and overwrites the frames it leads to, and the runtime's unwinder,
+ * run by a profiler's signal handler or an exception in a ULT, would walk
+ * into them and crash (tests/test_regress_unwind_stale_sched_frames.c). */
     .globl  bb_ctx_run_on
     .hidden bb_ctx_run_on
     .type   bb_ctx_run_on, @function
