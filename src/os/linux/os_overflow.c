@@ -170,8 +170,14 @@ void bb_overflow_thread_leave(void)
 {
     if (!own_altstack)
         return;
-    stack_t off = {.ss_flags = SS_DISABLE};
-    sigaltstack(&off, NULL);
+    /* Only if it is still ours: the program may have set its own since
+     * (the primary ES's thread lives on after ABT_finalize). */
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE) &&
+        current.ss_sp == own_altstack) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    }
     free(own_altstack);
     own_altstack = NULL;
 }
