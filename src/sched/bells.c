@@ -13,6 +13,7 @@
 
 #include "bb_atomic.h"
 #include "bb_bell.h"
+#include "bb_runtime.h"
 
 typedef struct bell_entry {
     bb_bell bell; /* first: a bell's address is its entry's */
@@ -56,4 +57,21 @@ void bb_bells_ring_armed(void)
     for (bell_entry *e = bb_load_acquire(&entries); e; e = e->next)
         if (bb_load_acquire(&e->taken) && bb_bell_is_armed(&e->bell))
             bb_bell_ring(&e->bell);
+}
+
+/* When the library is unloaded (dlclose) the list would be lost with
+ * `entries`: give it back then, unless the runtime is still up (at exit,
+ * other threads may still walk it). With the runtime down no scheduler holds
+ * a bell, and the only walker (the dump's trigger) returns before walking. */
+__attribute__((destructor)) static void free_entries(void)
+{
+    if (bb_is_up())
+        return;
+    bell_entry *e = bb_load_acquire(&entries);
+    bb_store_release(&entries, (bell_entry *)NULL);
+    while (e) {
+        bell_entry *next = e->next;
+        free(e);
+        e = next;
+    }
 }
