@@ -92,6 +92,12 @@ static void report(bb_unit *u, const void *stack, size_t size)
     put(" bytes): it ran into its guard page; aborting\n");
 }
 
+/* A SIGSEGV that no fault caused: sent by kill, tgkill, sigqueue ... */
+static bool was_sent(const siginfo_t *info)
+{
+    return info->si_code <= 0;
+}
+
 static void pass_on(int sig, siginfo_t *info, void *uctx)
 {
     if (previous.sa_flags & SA_SIGINFO) {
@@ -99,13 +105,19 @@ static void pass_on(int sig, siginfo_t *info, void *uctx)
             previous.sa_sigaction(sig, info, uctx);
             return;
         }
+    } else if (previous.sa_handler == SIG_IGN && was_sent(info)) {
+        return; /* ignored, as without us */
     } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
         previous.sa_handler(sig);
         return;
     }
     /* Default action: restore it; the faulting instruction runs again and
-     * the kernel kills the process with the usual core dump. */
+     * the kernel kills the process with the usual core dump. A sent signal
+     * has no instruction to run again: it is raised anew (blocked until
+     * this handler returns), or it would be lost. */
     signal(sig, SIG_DFL);
+    if (was_sent(info))
+        raise(sig);
 }
 
 static void on_fault(int sig, siginfo_t *info, void *uctx)
