@@ -65,12 +65,13 @@ static void overflow_fn(void *arg)
     endless(0);
 }
 
-/* In a child, under sc with a 64 KiB ABT_SCHED_STACKSIZE: a tasklet on a
- * secondary ES overflows; its standard error goes to `fd`. */
-static void child_overflow(int fd)
+/* In a child, under `technique` with a 64 KiB ABT_SCHED_STACKSIZE: a
+ * tasklet on a secondary ES overflows (under sc the ES's big stack, under
+ * full its scheduler's own); its standard error goes to `fd`. */
+static void child_overflow(int fd, const char *technique)
 {
     dup2(fd, STDERR_FILENO);
-    setenv("ABT_THREAD_TECHNIQUE", "sc", 1);
+    setenv("ABT_THREAD_TECHNIQUE", technique, 1);
     setenv("ABT_SCHED_STACKSIZE", "65536", 1);
     ABT_init(0, NULL);
     ABT_xstream es;
@@ -83,14 +84,14 @@ static void child_overflow(int fd)
     _exit(0); /* not reached */
 }
 
-static void check_overflow_report(void)
+static void check_overflow_report(const char *technique)
 {
     int fds[2];
     CHECK_EQ(pipe(fds), 0);
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        child_overflow(fds[1]);
+        child_overflow(fds[1], technique);
     }
     close(fds[1]);
     char err[4096];
@@ -104,7 +105,7 @@ static void check_overflow_report(void)
     waitpid(pid, &status, 0);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
     if (!strstr(err, "stack overflow in tasklet"))
-        BB_FAIL_AT("no report naming the tasklet: %s", err);
+        BB_FAIL_AT("[%s] no report naming the tasklet: %s", technique, err);
 }
 
 /* A tasklet and then a ULT on `pool`; `yield`: the caller's own ES serves
@@ -181,7 +182,9 @@ int main(void)
         CHECK_OK(ABT_sched_free(&usched)); /* not automatic: the user's again */
         CHECK_OK(ABT_finalize());
     }
-    if (!UNDER_ASAN && !bb_test_is_slow_run())
-        check_overflow_report();
+    if (!UNDER_ASAN && !bb_test_is_slow_run()) {
+        check_overflow_report("sc");
+        check_overflow_report("full");
+    }
     BB_TEST_END();
 }

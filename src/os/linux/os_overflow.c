@@ -132,6 +132,8 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         report(u, u->stack, u->stacksize);
     else if (hits_big_stack_guard(es, info->si_addr))
         report(u, es->big_stack, bb_rt.config.sched_stacksize);
+    else if (!bb_unit_is_ult(u) && hits_guard(es->sched_unit, info->si_addr))
+        report(u, es->sched_unit->stack, es->sched_unit->stacksize); /* the main loop's own */
     else {
         pass_on(sig, info, uctx);
         return;
