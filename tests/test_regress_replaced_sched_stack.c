@@ -6,6 +6,7 @@
  * stack, and its run function, using 64 KiB of stack, overflowed under sc
  * and auto (an audit of stack use). It now runs on the ES's big stack
  * (xstream.c, run_sched). */
+#include "sched_user_util.h"
 #include "technique_util.h"
 
 #define FRAME 1024
@@ -23,22 +24,11 @@ static int deep(int level)
 
 static int reached;
 
+/* Uses 64 KiB of stack, then runs its pool. */
 static void user_run(ABT_sched sched)
 {
-    ABT_pool pool;
-    ABT_sched_get_pools(sched, 1, 0, &pool);
     __atomic_store_n(&reached, deep(1), __ATOMIC_RELAXED);
-    for (;;) {
-        ABT_thread unit;
-        ABT_pool_pop_thread(pool, &unit);
-        if (unit != ABT_THREAD_NULL)
-            ABT_self_schedule(unit, ABT_POOL_NULL);
-        ABT_bool stop = ABT_FALSE;
-        ABT_sched_has_to_stop(sched, &stop);
-        if (stop)
-            break;
-        ABT_xstream_check_events(sched);
-    }
+    one_pool_sched_run(sched);
 }
 
 static void replace_sched(void *arg)

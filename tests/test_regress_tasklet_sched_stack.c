@@ -9,6 +9,7 @@
  * that replaced a predefined one, and a ULT after them on the same ES
  * (which still gets the lent stack under sc). And a tasklet that overflows
  * that stack is named by the overflow report, as a ULT is. */
+#include "sched_user_util.h"
 #include "technique_util.h"
 #include <sys/wait.h>
 
@@ -133,24 +134,6 @@ static void replace_sched(void *arg)
     UCHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
 }
 
-/* A user-defined scheduler: runs what its first pool gives. */
-static void user_run(ABT_sched sched)
-{
-    ABT_pool pool;
-    ABT_sched_get_pools(sched, 1, 0, &pool);
-    for (;;) {
-        ABT_thread unit;
-        ABT_pool_pop_thread(pool, &unit);
-        if (unit != ABT_THREAD_NULL)
-            ABT_self_schedule(unit, ABT_POOL_NULL);
-        ABT_bool stop = ABT_FALSE;
-        ABT_sched_has_to_stop(sched, &stop);
-        if (stop)
-            break;
-        ABT_xstream_check_events(sched);
-    }
-}
-
 int main(void)
 {
     BB_TEST_BEGIN(60);
@@ -167,7 +150,7 @@ int main(void)
         run_pair(pool1, 0); /* a secondary ES's */
 
         /* The secondary ES's predefined scheduler replaced by the user's. */
-        ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = user_run};
+        ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run};
         ABT_pool upool;
         ABT_sched usched;
         CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &upool));
