@@ -326,9 +326,21 @@ static inline __attribute__((always_inline)) bb_unit *next_tasklet(bb_sched *s, 
     return u;
 }
 
-/* On the big stack: the tasklet r->u, then those that come next in the
- * scheduler's first pool, one round each, as long as a round is left for
- * the loop to count the first one with. */
+/* The tasklets that come next in the first pool of `s`, one round each, as
+ * long as a round is left for the loop to count the first one with;
+ * `private_fifo` is a constant. */
+static inline __attribute__((always_inline)) void
+run_next_tasklets(bb_xstream *es, bb_unit *sched_unit, bb_sched *s, bb_pool *pool,
+                  bool private_fifo)
+{
+    bb_unit *u;
+    while (s->rounds_left > 1 && (u = next_tasklet(s, pool, private_fifo)) != NULL) {
+        s->rounds_left--;
+        run_tasklet(es, sched_unit, u);
+    }
+}
+
+/* On the big stack: the tasklet r->u, then those next to it. */
 static void run_tasklets(void *arg)
 {
     tasklet_run *r = arg;
@@ -337,20 +349,10 @@ static void run_tasklets(void *arg)
     run_tasklet(es, sched_unit, r->u);
     if (!r->s)
         return;
-    bb_sched *s = r->s;
-    bb_pool *pool = r->pool;
-    bb_unit *u;
-    if (r->private_fifo) {
-        while (s->rounds_left > 1 && (u = next_tasklet(s, pool, true)) != NULL) {
-            s->rounds_left--;
-            run_tasklet(es, sched_unit, u);
-        }
-    } else {
-        while (s->rounds_left > 1 && (u = next_tasklet(s, pool, false)) != NULL) {
-            s->rounds_left--;
-            run_tasklet(es, sched_unit, u);
-        }
-    }
+    if (r->private_fifo)
+        run_next_tasklets(es, sched_unit, r->s, r->pool, true);
+    else
+        run_next_tasklets(es, sched_unit, r->s, r->pool, false);
 }
 
 /* Out of line, with the run's fields as arguments, so that the scheduler's
@@ -414,21 +416,24 @@ run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bo
     return s->rounds_left != before;
 }
 
-/* Under SC the loop's stack is small (tasklets go aside) unless ULTs have
- * stacks of ABT_SCHED_STACKSIZE or more; under other techniques, only
- * after auto left SC, or while the shortcuts are off. */
-#define RUN_FIRST_POOL(es, s, pool, private_fifo)                                              \
-    (sched_stack_lendable(es, (es)->current)                                                   \
-         ? ((es)->sched_stack_small ? run_first_pool(es, s, pool, private_fifo, true, true)    \
-                                    : run_first_pool(es, s, pool, private_fifo, true, false))  \
-     : tasklets_go_aside(es, (es)->current)                                                    \
-         ? run_first_pool(es, s, pool, private_fifo, false, true)                              \
-         : run_first_pool(es, s, pool, private_fifo, false, false))
+/* run_first_pool with its constants chosen. Under SC the loop's stack is
+ * small (tasklets go aside) unless ULTs have stacks of ABT_SCHED_STACKSIZE
+ * or more; under other techniques, only after auto left SC, or while the
+ * shortcuts are off. */
+static inline __attribute__((always_inline)) bool
+run_first_pool_here(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo)
+{
+    if (sched_stack_lendable(es, es->current))
+        return es->sched_stack_small ? run_first_pool(es, s, pool, private_fifo, true, true)
+                                     : run_first_pool(es, s, pool, private_fifo, true, false);
+    if (tasklets_go_aside(es, es->current))
+        return run_first_pool(es, s, pool, private_fifo, false, true);
+    return run_first_pool(es, s, pool, private_fifo, false, false);
+}
 
 bool bb_unit_run_fifo(bb_sched *s, bb_pool *pool)
 {
-    bb_xstream *es = bb_self_xstream();
-    return RUN_FIRST_POOL(es, s, pool, true);
+    return run_first_pool_here(bb_self_xstream(), s, pool, true);
 }
 
 /* The unit a direct yield popped from `pool` and handed to `s`, whose pass
@@ -445,7 +450,7 @@ bool bb_unit_run_popped(bb_sched *s, bb_pool *pool)
     bb_xstream *es = bb_self_xstream();
     if (__builtin_expect(s->handed != NULL, 0))
         return run_handed(es, s, pool);
-    return RUN_FIRST_POOL(es, s, pool, false);
+    return run_first_pool_here(es, s, pool, false);
 }
 
 void bb_ult_yield(bb_unit *self)
