@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bb_config.h"
+#include "bb_cpu_sets.h"
 #include "bb_runtime.h"
 #include "bb_technique.h"
 
@@ -58,18 +59,23 @@ static unsigned long long read_number(const char *name, unsigned long long def,
     return v;
 }
 
+static const char *const yes_words[] = {"1", "y", "yes", "true", "on", NULL};
+static const char *const no_words[] = {"0", "n", "no", "false", "off", NULL};
+
+static bool is_one_of(const char *s, const char *const *words)
+{
+    for (; *words; words++)
+        if (strcasecmp(s, *words) == 0)
+            return true;
+    return false;
+}
+
 static bool read_bool(const char *name, bool def)
 {
-    static const char *const yes[] = {"1", "y", "yes", "true", "on"};
-    static const char *const no[] = {"0", "n", "no", "false", "off"};
     const char *s = lookup(name);
     if (!s)
         return def;
-    const char *const *words = def ? no : yes;
-    for (size_t i = 0; i < 5; i++)
-        if (strcasecmp(s, words[i]) == 0)
-            return !def;
-    return def;
+    return def ? !is_one_of(s, no_words) : is_one_of(s, yes_words);
 }
 
 static int read_stack_guard(void)
@@ -142,6 +148,31 @@ static void read_cpus(bb_config_t *c)
     CPU_FREE(set);
 }
 
+/* ABT_SET_AFFINITY (after read_cpus): unset, empty or a no-word: ESs are
+ * not bound; a yes-word: the ES of rank r gets the CPU at position r of the
+ * process's set (mod its size); otherwise a list of CPU sets
+ * (src/xstream/cpu_sets.c). As in Argobots, a value that is none of these
+ * binds as a yes-word does, here with a warning. "1" is the yes-word, not
+ * the list of position 1 ("{1}"). */
+static void read_affinity(bb_config_t *c)
+{
+    c->set_affinity = false;
+    c->rank_cpus = (bb_cpu_sets){0};
+    const char *s = lookup("SET_AFFINITY");
+    if (!s || !*s || is_one_of(s, no_words) || c->num_cpus == 0)
+        return;
+    int err = ABT_ERR_INV_ARG;
+    if (!is_one_of(s, yes_words)) {
+        err = bb_cpu_sets_parse(s, c->cpus, c->num_cpus, &c->rank_cpus);
+        if (err == ABT_ERR_INV_ARG)
+            fprintf(stderr, "bobbin: ABT_SET_AFFINITY=%s is not a list of CPU sets; "
+                            "binding each ES to one CPU by rank\n", s);
+    }
+    if (err != ABT_SUCCESS)
+        err = bb_cpu_sets_one_each(c->cpus, c->num_cpus, &c->rank_cpus);
+    c->set_affinity = err == ABT_SUCCESS;
+}
+
 void bb_config_read_env(bb_config_t *c)
 {
     const unsigned long long max_stack = 1ull << 36;
@@ -159,7 +190,6 @@ void bb_config_read_env(bb_config_t *c)
     c->max_xstreams =
         (int)read_number("MAX_NUM_XSTREAMS", online > 0 ? (unsigned long long)online : 1, 1,
                          1 << 20);
-    c->set_affinity = read_bool("SET_AFFINITY", false);
     unsigned long long stacks_in_64mib = (64ull << 20) / c->thread_stacksize;
     unsigned long long default_stacks = stacks_in_64mib < BB_DEFAULT_MEM_MAX_NUM_STACKS
                                             ? stacks_in_64mib
@@ -179,13 +209,35 @@ void bb_config_read_env(bb_config_t *c)
                    BB_SHORTCUT_RETURN;
     c->technique = read_technique();
     read_cpus(c);
+    read_affinity(c);
 }
 
 void bb_config_free(bb_config_t *c)
 {
+    bb_cpu_sets_free(&c->rank_cpus);
+    c->set_affinity = false;
     free(c->cpus);
     c->cpus = NULL;
     c->num_cpus = 0;
+}
+
+/* "no", or the CPU sets that ranks go to (the first few). */
+static void print_affinity(const bb_config_t *c, FILE *out)
+{
+    const bb_cpu_sets *sets = &c->rank_cpus;
+    if (!c->set_affinity) {
+        fprintf(out, "  ABT_SET_AFFINITY        : no\n");
+        return;
+    }
+    fprintf(out, "  ABT_SET_AFFINITY        : yes, rank r to set r mod %d:", sets->num_sets);
+    enum { SETS_SHOWN = 8 };
+    for (int i = 0; i < sets->num_sets && i < SETS_SHOWN; i++) {
+        fprintf(out, "%s{", i ? "," : " ");
+        for (int j = sets->starts[i]; j < sets->starts[i + 1]; j++)
+            fprintf(out, "%s%d", j > sets->starts[i] ? "," : "", sets->cpus[j]);
+        fprintf(out, "}");
+    }
+    fprintf(out, "%s\n", sets->num_sets > SETS_SHOWN ? ",..." : "");
 }
 
 void bb_config_print(const bb_config_t *c, FILE *out)
@@ -197,7 +249,7 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
     fprintf(out, "  ABT_SCHED_EVENT_FREQ    : %d\n", c->sched_event_freq);
     fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
-    fprintf(out, "  ABT_SET_AFFINITY        : %s\n", c->set_affinity ? "yes" : "no");
+    print_affinity(c, out);
     fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
     fprintf(out, "  ABT_MEM_MAX_NUM_DESCS   : %u\n", c->mem_max_descs);
     fprintf(out, "  usable CPUs             : %d\n", c->num_cpus);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bb_atomic.h"
+#include "bb_cpu_sets.h"
 #include "bb_xstream.h"
 
 /* Guard pages below ULT stacks, in the terms of ABT_STACK_OVERFLOW_CHECK
@@ -36,7 +37,8 @@ typedef struct {
     size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
     int sched_event_freq;      /* ABT_SCHED_EVENT_FREQ: predefined schedulers' default */
     int max_xstreams;          /* ABT_MAX_NUM_XSTREAMS, raised by higher ranks; atomic */
-    bool set_affinity;         /* ABT_SET_AFFINITY */
+    bool set_affinity;         /* ABT_SET_AFFINITY: bind ESs by rank to rank_cpus */
+    bb_cpu_sets rank_cpus;     /* the ES of rank r: set r mod num_sets (config.c) */
     uint32_t mem_max_stacks;   /* ABT_MEM_MAX_NUM_STACKS */
     uint32_t mem_max_descs;    /* ABT_MEM_MAX_NUM_DESCS */
     bool print_config;         /* ABT_PRINT_CONFIG */

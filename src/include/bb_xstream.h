@@ -84,6 +84,9 @@ struct bb_xstream {
     bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
     int *affinity;             /* CPUs it may run on (NULL: any) */
     int num_affinity;
+    const int *rank_cpus;      /* with ABT_SET_AFFINITY and no explicit binding: the set
+                                  of its rank (in bb_rt.config.rank_cpus), else NULL */
+    int num_rank_cpus;
 };
 
 #define BB_INBOX_CLOSED ((bb_unit *)1)
@@ -169,7 +172,7 @@ void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread);
 void bb_xstream_publish_terminated(bb_xstream *es); /* binding.c */
 void bb_xstream_apply_binding(bb_xstream *es);
 int bb_xstream_rebind_for_rank(bb_xstream *es);
-int bb_xstream_cpuid(bb_xstream *es); /* bound CPU or -1, read under the binding lock */
+int bb_xstream_cpuid(bb_xstream *es); /* first bound CPU or -1, under the binding lock */
 void bb_xstream_restore_primary_binding(void);
 
 #endif

@@ -2,8 +2,9 @@
  * Binding execution streams to CPUs: ABT_xstream_set/get_cpubind and
  * ABT_xstream_set/get_affinity. The binding is remembered in the ES and
  * applied to its OS thread now if it runs, else when it starts. With
- * ABT_SET_AFFINITY, an ES with no explicit binding is bound to the CPU at
- * position (rank mod number of CPUs) of the process's CPU set.
+ * ABT_SET_AFFINITY, an ES with no explicit binding is bound by its rank to
+ * one of the runtime's CPU sets (by default, the CPU at position rank mod
+ * number of CPUs of the process's CPU set; src/xstream/cpu_sets.c).
  *
  * Any thread may change an ES's binding while the ES's thread starts and
  * applies it, or while another thread changes it too: the binding fields
@@ -51,6 +52,20 @@ static bool cpu_is_usable(int cpuid)
     return false;
 }
 
+/* The CPUs the ES is bound to (an explicit binding first), or NULL if it is
+ * not bound. Under binding_lock. */
+static const int *bound_cpus(const bb_xstream *es, int *n)
+{
+    *n = 1;
+    if (es->cpuid >= 0)
+        return &es->cpuid;
+    *n = es->num_affinity;
+    if (es->affinity)
+        return es->affinity;
+    *n = es->num_rank_cpus;
+    return es->rank_cpus;
+}
+
 static int apply(bb_xstream *es)
 {
     /* An ES's own thread uses pthread_self(): at its start, pthread_create
@@ -61,18 +76,19 @@ static int apply(bb_xstream *es)
         return ABT_SUCCESS; /* the thread binds itself when it (re)starts; an ended
                                one may be gone, and its id then names the caller */
     pthread_t thread = self ? pthread_self() : es->thread;
-    if (es->cpuid >= 0)
-        return bind_thread(thread, &es->cpuid, 1);
-    if (es->affinity)
-        return bind_thread(thread, es->affinity, es->num_affinity);
-    return bind_thread(thread, bb_rt.config.cpus, bb_rt.config.num_cpus);
+    int n;
+    const int *cpus = bound_cpus(es, &n);
+    if (!cpus)
+        return bind_thread(thread, bb_rt.config.cpus, bb_rt.config.num_cpus);
+    return bind_thread(thread, cpus, n);
 }
 
 /* With ABT_SET_AFFINITY, an ES nobody bound explicitly follows its rank. */
 static void choose_rank_cpu(bb_xstream *es)
 {
-    if (bb_rt.config.set_affinity && bb_rt.config.num_cpus && !es->explicit_binding)
-        es->cpuid = bb_rt.config.cpus[es->rank % bb_rt.config.num_cpus];
+    if (bb_rt.config.set_affinity && !es->explicit_binding)
+        es->rank_cpus = bb_cpu_sets_for_rank(&bb_rt.config.rank_cpus, es->rank,
+                                             &es->num_rank_cpus);
 }
 
 /* At creation, once the ES has its rank and before its thread starts. Other
@@ -84,8 +100,6 @@ void bb_xstream_init_binding(bb_xstream *es)
     pthread_mutex_unlock(&binding_lock);
 }
 
-/* The ES's thread was created (thread != NULL) or joined: apply() may bind
- * it from another thread only while it exists. */
 /* The ES's thread is about to end: under the lock, so that apply() either
  * sees it ended or binds it while it still exists. */
 void bb_xstream_publish_terminated(bb_xstream *es)
@@ -95,6 +109,8 @@ void bb_xstream_publish_terminated(bb_xstream *es)
     pthread_mutex_unlock(&binding_lock);
 }
 
+/* The ES's thread was created (thread != NULL) or joined: apply() may bind
+ * it from another thread only while it exists. */
 void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread)
 {
     pthread_mutex_lock(&binding_lock);
@@ -107,8 +123,9 @@ void bb_xstream_set_thread(bb_xstream *es, const pthread_t *thread)
 /* Called by the ES's own thread when it starts (the primary ES: at init). */
 void bb_xstream_apply_binding(bb_xstream *es)
 {
+    int n;
     pthread_mutex_lock(&binding_lock);
-    if (es->cpuid >= 0 || es->affinity)
+    if (bound_cpus(es, &n))
         apply(es);
     pthread_mutex_unlock(&binding_lock);
 }
@@ -127,8 +144,10 @@ int bb_xstream_rebind_for_rank(bb_xstream *es)
 
 int bb_xstream_cpuid(bb_xstream *es)
 {
+    int n;
     pthread_mutex_lock(&binding_lock);
-    int cpuid = es->cpuid;
+    const int *cpus = bound_cpus(es, &n);
+    int cpuid = cpus ? cpus[0] : -1;
     pthread_mutex_unlock(&binding_lock);
     return cpuid;
 }
@@ -171,10 +190,10 @@ int ABT_xstream_get_cpubind(ABT_xstream xstream, int *cpuid)
     bb_xstream *es = bb_xstream_of(xstream);
     int err = ABT_SUCCESS;
     pthread_mutex_lock(&binding_lock);
-    if (es->cpuid >= 0)
-        *cpuid = es->cpuid;
-    else if (es->affinity)
-        *cpuid = es->affinity[0]; /* the first CPU of its set */
+    int n;
+    const int *cpus = bound_cpus(es, &n);
+    if (cpus)
+        *cpuid = cpus[0]; /* the first CPU of its set */
     else if (bb_rt.config.num_cpus > 0)
         *cpuid = bb_rt.config.cpus[0]; /* unbound: the OS picks from the process's set */
     else
@@ -226,14 +245,11 @@ int ABT_xstream_get_affinity(ABT_xstream xstream, int max_cpuids, int *cpuids,
         return ABT_ERR_INV_ARG;
     bb_xstream *es = bb_xstream_of(xstream);
     pthread_mutex_lock(&binding_lock);
-    const int *set = bb_rt.config.cpus;
-    int n = bb_rt.config.num_cpus;
-    if (es->affinity) {
-        set = es->affinity;
-        n = es->num_affinity;
-    } else if (es->cpuid >= 0) {
-        set = &es->cpuid;
-        n = 1;
+    int n;
+    const int *set = bound_cpus(es, &n);
+    if (!set) {
+        set = bb_rt.config.cpus;
+        n = bb_rt.config.num_cpus;
     }
     for (int i = 0; i < n && i < max_cpuids; i++)
         cpuids[i] = set[i];
