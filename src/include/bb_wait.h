@@ -32,6 +32,7 @@ enum bb_wait_status {
 
 typedef struct bb_wait_node {
     struct bb_wait_node *next;
+    struct bb_wait_node *prev; /* while queued: so that a timed-out node leaves in O(1) */
     uintptr_t waiter;   /* what to wake (bb_waiter.h) */
     uint32_t status;    /* bb_wait_status; atomic */
     uint32_t tag;       /* the object's own use (rwlock: reader or writer) */
@@ -53,6 +54,7 @@ static inline bool bb_waitq_is_empty(const bb_waitq *q)
 static inline void bb_waitq_push(bb_waitq *q, bb_wait_node *n)
 {
     n->next = NULL;
+    n->prev = q->tail;
     bb_store_relaxed(&n->status, (uint32_t)BB_WAIT_PENDING);
     if (q->tail)
         q->tail->next = n;
@@ -66,14 +68,18 @@ static inline bb_wait_node *bb_waitq_pop(bb_waitq *q)
     bb_wait_node *n = q->head;
     if (n) {
         q->head = n->next;
-        if (!q->head)
+        if (q->head)
+            q->head->prev = NULL;
+        else
             q->tail = NULL;
     }
     return n;
 }
 
-/* Take `n` out of `q`; false if it is not there. */
-bool bb_waitq_remove(bb_waitq *q, bb_wait_node *n);
+/* Take `n`, which is in `q` (its status is still BB_WAIT_PENDING under the
+ * object's lock), out of it, in O(1): timed waiters leave in any order, and
+ * a walk from the head made each of N expiries cost O(N), under the lock. */
+void bb_waitq_remove(bb_waitq *q, bb_wait_node *n);
 
 /* A node just popped by a waker, under the object's lock: mark it woken and
  * return what bb_wait_wake needs once the lock is dropped. The node itself

@@ -10,21 +10,16 @@
 #include "bb_wait.h"
 #include "bb_xstream.h"
 
-bool bb_waitq_remove(bb_waitq *q, bb_wait_node *n)
+void bb_waitq_remove(bb_waitq *q, bb_wait_node *n)
 {
-    bb_wait_node *prev = NULL;
-    for (bb_wait_node *it = q->head; it; prev = it, it = it->next) {
-        if (it != n)
-            continue;
-        if (prev)
-            prev->next = n->next;
-        else
-            q->head = n->next;
-        if (q->tail == n)
-            q->tail = prev;
-        return true;
-    }
-    return false;
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        q->head = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    else
+        q->tail = n->prev;
 }
 
 bb_wait_node *bb_waitq_claim_all(bb_waitq *q)
