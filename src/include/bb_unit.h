@@ -394,6 +394,10 @@ bool bb_unit_claim_suspension(bb_unit *u);
 /* Migration, src/unit/migrate.c. */
 int bb_unit_migrate(bb_unit *u, bb_pool *to);
 bb_pool *bb_unit_apply_migration(bb_unit *u);
+/* The migration callback and its argument, set and read as one pair
+ * (src/unit/migrate.c). */
+void bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg);
+void bb_unit_get_migrate_cb(bb_unit *u, void (**cb)(ABT_thread, void *), void **arg);
 /* Push `u`, which has a move pending, where that move takes it, and uncount
  * the target after the push; returns that pool. switch.c. */
 bb_pool *bb_unit_push_migrating(bb_unit *u, ABT_pool_context ctx);

@@ -22,10 +22,38 @@
 #include "bb_unit.h"
 #include "bb_xstream.h"
 
+/* The callback and its argument are one pair, which ABT_thread_set_callback
+ * may change from another thread while the unit moves: read apart, a move
+ * could call the new function with the old argument. One lock for all
+ * units keeps the pair whole; both sides are rare (a set, a completed move
+ * of a unit that has a callback). */
+static bb_spinlock migrate_cb_lock;
+
+void bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg)
+{
+    bb_spin_lock(&migrate_cb_lock);
+    bb_store_relaxed(&u->migrate_cb, cb);
+    bb_store_relaxed(&u->migrate_cb_arg, arg);
+    bb_spin_unlock(&migrate_cb_lock);
+}
+
+void bb_unit_get_migrate_cb(bb_unit *u, void (**cb)(ABT_thread, void *), void **arg)
+{
+    bb_spin_lock(&migrate_cb_lock);
+    *cb = bb_load_relaxed(&u->migrate_cb);
+    *arg = bb_load_relaxed(&u->migrate_cb_arg);
+    bb_spin_unlock(&migrate_cb_lock);
+}
+
 static void moved(bb_unit *u)
 {
-    if (u->migrate_cb)
-        u->migrate_cb(bb_unit_handle(u), u->migrate_cb_arg);
+    void (*cb)(ABT_thread, void *);
+    void *arg;
+    if (!bb_load_relaxed(&u->migrate_cb))
+        return; /* no callback: no lock */
+    bb_unit_get_migrate_cb(u, &cb, &arg);
+    if (cb) /* called outside the lock: it may set callbacks itself */
+        cb(bb_unit_handle(u), arg);
 }
 
 /* ---- pending moves ---------------------------------------------------------

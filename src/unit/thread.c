@@ -416,8 +416,7 @@ int ABT_thread_get_attr(ABT_thread thread, ABT_thread_attr *attr)
     a->stack = bb_load_relaxed(&u->stack);
     a->stacksize = u->stacksize;
     a->migratable = bb_load_relaxed(&u->migratable) != 0;
-    a->migrate_cb = u->migrate_cb;
-    a->migrate_cb_arg = u->migrate_cb_arg;
+    bb_unit_get_migrate_cb(u, &a->migrate_cb, &a->migrate_cb_arg);
     *attr = (ABT_thread_attr)(void *)a;
     return ABT_SUCCESS;
 }
@@ -453,7 +452,6 @@ int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread thread
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(thread);
     bb_unit_set_cold(u);
-    u->migrate_cb = cb_func;
-    u->migrate_cb_arg = cb_arg;
+    bb_unit_set_migrate_cb(u, cb_func, cb_arg); /* the unit may be moving meanwhile */
     return ABT_SUCCESS;
 }
