@@ -70,7 +70,7 @@ static void moved(bb_unit *u)
  * took it: the caller uncounts it. */
 static bb_pool *take_request(bb_unit *u)
 {
-    __atomic_fetch_and(&u->requests, ~(uint32_t)BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
+    __atomic_fetch_and(&u->requests, (uint8_t)~BB_REQ_MIGRATE, __ATOMIC_ACQ_REL);
     return bb_exchange_acq_rel(&u->migrate_to, NULL);
 }
 

@@ -18,11 +18,23 @@ static inline void bb_cpu_relax(void)
  * owner, or the holder of its lock) while others may read it: one add to
  * memory, where the compiler makes a relaxed atomic store a load, an add and
  * a store. An aligned store is single-copy atomic on x86-64, so a reader sees
- * the old value or the new one. A macro, for counters of any width. */
-#define bb_owned_add(word, delta)                                       \
-    __asm__ __volatile__("add%z0 %1, %0"                                 \
-                         : "+m"(*(word))                                 \
-                         : "er"((__typeof__(*(word)))(delta)))
+ * the old value or the new one. A macro, for 32- and 64-bit counters. The
+ * suffix is spelled out per width (the other width's branch is dead code):
+ * clang (14) does not know GCC's `%z` operand modifier and refused to build
+ * the library with it. */
+#define bb_owned_add(word, delta)                                                   \
+    do {                                                                            \
+        _Static_assert(sizeof(*(word)) == 8 || sizeof(*(word)) == 4,                \
+                       "bb_owned_add: a 32- or 64-bit counter");                    \
+        if (sizeof(*(word)) == 8)                                                   \
+            __asm__ __volatile__("addq %1, %0"                                      \
+                                 : "+m"(*(word))                                    \
+                                 : "er"((uint64_t)(__typeof__(*(word)))(delta)));   \
+        else                                                                        \
+            __asm__ __volatile__("addl %1, %0"                                      \
+                                 : "+m"(*(word))                                    \
+                                 : "ir"((uint32_t)(__typeof__(*(word)))(delta)));   \
+    } while (0)
 
 /* `++*word % 256 == 0` for a counter as bb_owned_add's: one add to its
  * low byte and a branch on the carry, which is the case where the byte
