@@ -45,7 +45,7 @@ ES_LIST="1 2"                            # figure 3; multi_es takes any E
 YIELD_NS="2 16 256 4096"                 # figure 4
 PTHREAD_NS="64 256"                      # figure 5
 # Figures 6-9 run once per name in TECHNIQUES, as ABT_THREAD_TECHNIQUE; any
-# names work (a name the library does not know: it warns and runs "full").
+# names work (a name the library does not know: it warns and runs "auto").
 TECHNIQUES="full full-l roc roc-l ss ss-l sc auto" # figures 6-9 (ABT_THREAD_TECHNIQUE)
 DEVIATIONS="0 0.01 0.1 0.25 0.5 1"       # figure 6
 FJ_NS="64 256 1024 4096 16384"           # figure 7 (N at D = 0 and D = 1)
