@@ -189,6 +189,12 @@ int bb_pool_check_access(const bb_pool *pool);
  * library makes on its own (a migration, a yield_to): a private pool only on
  * its home, or while no scheduler holds it. pool.c. */
 bool bb_pool_touchable_here(const bb_pool *pool);
+
+/* Whether the calling thread may walk a built-in `pool`'s list (the
+ * print_all calls, stack dumps): wherever the API lets it pop from the pool
+ * (bb_pool_check_access), so not on another ES's private pool while that
+ * home runs. pool.c. */
+bool bb_pool_walkable_here(const bb_pool *pool);
 bool bb_pool_removable_here(const bb_pool *pool); /* and it can remove units: a built-in pool */
 
 /* A migrated unit goes into `pool`: pushed at once where the caller may

@@ -121,9 +121,9 @@ int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
     if (!bb_pool_can(p, BB_POOL_CAN_PRINT))
         return ABT_ERR_POOL;
     /* A private pool's list takes no lock: only its home ES may walk it
-     * (anyone else could follow a unit that its home popped, ran and freed
-     * meanwhile), as only its home may push and pop (section 7). */
-    if (!p->user && !bb_pool_touchable_here(p))
+     * while that home runs (anyone else could follow a unit that its home
+     * popped, ran and freed meanwhile), as for a push or a pop (section 7). */
+    if (!p->user && !bb_pool_walkable_here(p))
         return ABT_ERR_INV_POOL_ACCESS;
     fprintf(fp, "pool %p:\n", (void *)p);
     struct stacks_walk w = {fp};

@@ -429,9 +429,21 @@ static void print_as_thread(void *arg, bb_unit *u)
     pt->fn(pt->arg, bb_unit_handle(u));
 }
 
-int ABT_pool_print_all_threads(ABT_pool pool, void *arg, void (*print_fn)(void *, ABT_thread))
+/* As check_pool_op, for a walk of the pool's units. A private pool's list
+ * takes no lock: another ES walking it while its home pushes and pops
+ * follows units that have left it, listing running units and some twice,
+ * and may never reach the end. Refused as a push or a pop there is. */
+static int check_pool_walk(ABT_pool pool, const void *print_fn)
 {
     int err = check_pool_op(pool, print_fn, BB_POOL_CAN_PRINT);
+    if (err == ABT_SUCCESS && !bb_pool_of(pool)->user && !bb_pool_walkable_here(bb_pool_of(pool)))
+        err = ABT_ERR_INV_POOL_ACCESS;
+    return err;
+}
+
+int ABT_pool_print_all_threads(ABT_pool pool, void *arg, void (*print_fn)(void *, ABT_thread))
+{
+    int err = check_pool_walk(pool, print_fn);
     if (err == ABT_SUCCESS) {
         struct print_threads pt = {print_fn, arg};
         bb_pool *p = bb_pool_of(pool);
@@ -454,7 +466,7 @@ static void print_as_unit(void *arg, bb_unit *u)
 
 int ABT_pool_print_all(ABT_pool pool, void *arg, void (*print_fn)(void *, ABT_unit))
 {
-    int err = check_pool_op(pool, print_fn, BB_POOL_CAN_PRINT);
+    int err = check_pool_walk(pool, print_fn);
     if (err == ABT_SUCCESS) {
         struct print_units pu = {print_fn, arg};
         bb_pool *p = bb_pool_of(pool);
@@ -553,6 +565,11 @@ bool bb_pool_touchable_here(const bb_pool *pool)
     if (home)
         return home == bb_self_xstream();
     return bb_load_acquire(&pool->num_scheds) == 0;
+}
+
+bool bb_pool_walkable_here(const bb_pool *pool)
+{
+    return bb_pool_check_access(pool) == ABT_SUCCESS;
 }
 
 /* Never a user pool: its remove takes the unit the pool made for the work
