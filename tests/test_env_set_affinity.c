@@ -7,6 +7,7 @@
  * too; finalize restores the primary thread's affinity. */
 #define _GNU_SOURCE
 #include "bb_test.h"
+#include "cpu_util.h"
 #include <sched.h>
 
 static int cpus[CPU_SETSIZE], ncpus;
@@ -95,11 +96,7 @@ static void check_bound(void)
 int main(void)
 {
     BB_TEST_BEGIN(20);
-    CPU_ZERO(&orig);
-    CHECK_EQ(sched_getaffinity(0, sizeof(orig), &orig), 0);
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &orig))
-            cpus[ncpus++] = c;
+    ncpus = read_process_cpus(&orig, cpus);
 
     unsetenv("ABT_SET_AFFINITY");
     unsetenv("ABT_ENV_SET_AFFINITY");

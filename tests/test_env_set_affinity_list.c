@@ -6,6 +6,7 @@
  * primary thread's own mask and ABT_info_print_config. */
 #define _GNU_SOURCE
 #include "bb_test.h"
+#include "cpu_util.h"
 #include <sched.h>
 #include <limits.h>
 #include <string.h>
@@ -94,11 +95,7 @@ int main(void)
 {
     BB_TEST_BEGIN(30);
     cpu_set_t orig;
-    CPU_ZERO(&orig);
-    CHECK_EQ(sched_getaffinity(0, sizeof(orig), &orig), 0);
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &orig))
-            cpus[ncpus++] = c;
+    ncpus = read_process_cpus(&orig, cpus);
     unsetenv("ABT_ENV_SET_AFFINITY");
 
     /* Plain ids, ids with a count, with a count and a stride. */

@@ -7,6 +7,7 @@
  * restores the primary thread's original affinity. */
 #define _GNU_SOURCE
 #include "bb_test.h"
+#include "cpu_util.h"
 #include <sched.h>
 
 static int cpus[CPU_SETSIZE], ncpus;
@@ -55,12 +56,7 @@ int main(void)
 {
     BB_TEST_BEGIN(20);
     cpu_set_t orig;
-    CPU_ZERO(&orig);
-    CHECK_EQ(sched_getaffinity(0, sizeof(orig), &orig), 0);
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &orig))
-            cpus[ncpus++] = c;
-    CHECK(ncpus >= 1);
+    ncpus = read_process_cpus(&orig, cpus);
 
     CHECK_OK(ABT_init(0, NULL));
     ABT_xstream primary, es;
