@@ -93,10 +93,13 @@ static void check_all(const char *who)
         const struct result *r = &res[i];
         const char *obj = i < NSHAPES ? "cond" : "eventual";
         int bad = r->ret != ABT_ERR_COND_TIMEDOUT;
+        /* Late by seconds only on a loaded machine (it failed once at a
+         * load of 15 on 2 CPUs with 2.0 and 1.0): what matters is never
+         * early and never for ever. */
         if (shapes[s].ms > 0)
-            bad |= r->end < r->deadline - 2e-3 || r->end > r->deadline + 2.0;
+            bad |= r->end < r->deadline - 2e-3 || r->end > r->deadline + 4.0;
         else
-            bad |= r->end - r->start > 1.0;
+            bad |= r->end - r->start > 3.0;
         if (i < NSHAPES)
             bad |= r->relock_ret != ABT_ERR_MUTEX_LOCKED;
         if (bad)
