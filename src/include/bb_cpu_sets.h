@@ -6,6 +6,8 @@
 #ifndef BB_CPU_SETS_H
 #define BB_CPU_SETS_H
 
+#include <stddef.h>
+
 typedef struct {
     int num_sets;
     int *starts; /* num_sets + 1 offsets into cpus: set i is cpus[starts[i] .. starts[i+1]) */
@@ -28,7 +30,7 @@ static inline const int *bb_cpu_sets_for_rank(const bb_cpu_sets *sets, int rank,
 {
     if (sets->num_sets == 0) {
         *num = 0;
-        return 0;
+        return NULL;
     }
     int i = rank % sets->num_sets;
     *num = sets->starts[i + 1] - sets->starts[i];
