@@ -6,11 +6,6 @@
  *
  * A unit in no list has no predecessor, but its `next` may be stale: nothing
  * reads it before a push sets it.
- *
- * A unit's `listed_in` names the pool whose list holds it (NULL: none), set
- * as it joins and cleared as it leaves, both under that pool's exclusion:
- * it is `p` exactly while the unit is in p's list, which list_holds tests in
- * O(1) (a remove, a migration, a yield_to of a given unit).
  */
 #ifndef BB_POOL_LIST_H
 #define BB_POOL_LIST_H
@@ -25,7 +20,6 @@ static inline void list_count(bb_pool *p, long delta)
 /* The links alone; the callers keep the count. */
 static inline void list_link_tail(bb_pool *p, bb_unit *u)
 {
-    bb_store_relaxed(&u->listed_in, p);
     u->next = NULL;
     u->prev = p->tail;
     if (p->tail)
@@ -38,7 +32,6 @@ static inline void list_link_tail(bb_pool *p, bb_unit *u)
 /* `u` is in the list. */
 static inline void list_unlink(bb_pool *p, bb_unit *u)
 {
-    bb_store_relaxed(&u->listed_in, (bb_pool *)NULL);
     if (u->prev)
         u->prev->next = u->next;
     else
@@ -58,7 +51,6 @@ static inline void list_push_tail(bb_pool *p, bb_unit *u)
 
 static inline void list_push_head(bb_pool *p, bb_unit *u)
 {
-    bb_store_relaxed(&u->listed_in, p);
     u->prev = NULL;
     u->next = p->head;
     if (p->head)
@@ -72,7 +64,6 @@ static inline void list_push_head(bb_pool *p, bb_unit *u)
 /* The head `u` leaves the list. */
 static inline bb_unit *list_unlink_head(bb_pool *p, bb_unit *u)
 {
-    bb_store_relaxed(&u->listed_in, (bb_pool *)NULL);
     p->head = u->next;
     if (p->head)
         p->head->prev = NULL;
@@ -93,8 +84,6 @@ static inline bb_unit *list_pop_head(bb_pool *p)
  * count unchanged: a yield through a FIFO. */
 static inline void list_rotate(bb_pool *p, bb_unit *head, bb_unit *u)
 {
-    bb_store_relaxed(&head->listed_in, (bb_pool *)NULL);
-    bb_store_relaxed(&u->listed_in, p);
     bb_unit *second = head->next;
     u->next = NULL;
     if (second) { /* then there is a tail too, and it stays in the list */
@@ -113,7 +102,6 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
 {
     bb_unit *u = p->tail;
     if (u) {
-        bb_store_relaxed(&u->listed_in, (bb_pool *)NULL);
         p->tail = u->prev;
         if (p->tail)
             p->tail->next = NULL;
@@ -126,15 +114,26 @@ static inline bb_unit *list_pop_tail(bb_pool *p)
 }
 
 
-/* Whether `u` is in the list of `p`, which the caller holds (a shared
- * pool's lock, a private pool's ES). Exact although `u` may be changing
- * pools on another ES meanwhile: only a holder of p's list writes p into
- * `listed_in`, or takes it out. (The unit's `pool` and links are no
- * answer: a unit not in this list may be associated with this pool by a
- * migration on another ES, and its links may point into another list.) */
+/* Whether `u` is in the list of `p`, found through the list alone, which
+ * the caller holds (a shared pool's lock, a private pool's ES). The unit's
+ * own pool and links are not read: a unit that is not in this list may be
+ * changing them meanwhile (popped from another pool, associated with this
+ * one by a migration on another ES, pushed into another list): a data race,
+ * and a wrong yes when it reads this pool in `pool` and another list in its
+ * links. So the list is walked from both ends at once: the units one
+ * usually looks for (the oldest, the newest) are found at once. */
 static inline bool list_holds(const bb_pool *p, const bb_unit *u)
 {
-    return bb_load_relaxed(&u->listed_in) == p;
+    const bb_unit *front = p->head, *back = p->tail;
+    while (front) {
+        if (front == u || back == u)
+            return true;
+        if (front == back || front->next == back)
+            return false; /* met in the middle */
+        front = front->next;
+        back = back->prev;
+    }
+    return false;
 }
 
 /* Take `u` out of the list if `in_list` says it is there. */
@@ -158,8 +157,6 @@ static inline int list_remove(bb_pool *p, bb_unit *u)
 static inline int list_trade(bb_pool *p, bb_unit *out, bb_unit *in)
 {
     if (p->tail == out) {
-        bb_store_relaxed(&out->listed_in, (bb_pool *)NULL);
-        bb_store_relaxed(&in->listed_in, p);
         in->prev = out->prev;
         in->next = NULL;
         if (in->prev)
