@@ -1,8 +1,9 @@
 /* Whether a unit is in a built-in pool's list, as ABT_pool_remove decides
  * it, after each way a unit joins or leaves a list: a pop from the tail
  * (RANDWS, OWNER_SECONDARY), the yield through a private FIFO (the head
- * leaves as the yielder joins the tail) and yield_to (the target leaves as
- * the yielder joins). A unit that left is refused (ABT_ERR_POOL) and one
+ * leaves as the yielder joins the tail), yield_to (the target leaves as
+ * the yielder joins) and a child-first creation (the creator waits in its
+ * pool while the child runs). A unit that left is refused (ABT_ERR_POOL) and one
  * that joined is taken out; a wrong answer would unlink a unit that is in
  * no list, or leave one in (bb_pool_list.h, list_holds). */
 #include "bb_test.h"
@@ -57,6 +58,16 @@ static void tail_pops(void)
     CHECK_OK(ABT_pool_free(&r));
 }
 
+/* A child-first creation from a ULT of a shared pool: the creator waits in
+ * its pool while the child runs, and is taken back (or popped) after. */
+static void create_to_creator(void *arg)
+{
+    (void)arg;
+    CHECK_OK(ABT_thread_create_to(main_pool, noop, NULL, ABT_THREAD_ATTR_NULL, NULL));
+    CHECK_ERR(ABT_pool_remove(main_pool, self_unit()), ABT_ERR_POOL);
+    checked++;
+}
+
 /* Run by a yield of the driver, which went to the tail of the pool as this
  * one, its head, left it. */
 static void after_rotation(void *arg)
@@ -109,6 +120,12 @@ int main(void)
     CHECK_OK(ABT_xstream_get_main_pools(self, 1, &main_pool));
 
     tail_pops();
+
+    ABT_thread c;
+    CHECK_OK(ABT_thread_create(main_pool, create_to_creator, NULL, ABT_THREAD_ATTR_NULL, &c));
+    CHECK_OK(ABT_thread_free(&c));
+    CHECK_EQ(checked, 1);
+    checked = 0;
 
     /* The driver goes into the private pool before its ES holds it. */
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_FALSE, &priv_pool));

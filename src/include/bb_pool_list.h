@@ -136,6 +136,30 @@ static inline bool list_holds(const bb_pool *p, const bb_unit *u)
     return false;
 }
 
+/* A shared pool's list (builtin.c) also records itself in each unit it
+ * holds, under its lock, so that whether it holds a given unit is one load
+ * (list_marks): a remove, a migration or a yield_to of a unit waiting in a
+ * long shared pool costs O(1), not a walk under the lock that every ES
+ * using the pool waits for. Private lists, on the fork-join and yield
+ * paths, keep the walk: the two stores would cost those paths more than a
+ * walk of their own list, by their own ES, costs the rare remove. */
+static inline void list_mark_in(bb_pool *p, bb_unit *u)
+{
+    bb_store_relaxed(&u->listed_in, p);
+}
+
+static inline void list_mark_out(bb_unit *u)
+{
+    bb_store_relaxed(&u->listed_in, (bb_pool *)NULL);
+}
+
+/* Exact under p's lock: only a holder of that lock writes p into a unit's
+ * `listed_in`, or takes it out. */
+static inline bool list_marks(const bb_pool *p, const bb_unit *u)
+{
+    return bb_load_relaxed(&u->listed_in) == p;
+}
+
 /* Take `u` out of the list if `in_list` says it is there. */
 static inline int list_take_out_if(bb_pool *p, bb_unit *u, bool in_list)
 {

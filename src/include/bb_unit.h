@@ -114,15 +114,19 @@ struct bb_unit {
     /* From here to map_next: zero in every free descriptor (bb_unit_make_free),
      * so that the create shortcut need not write them. The transient ones
      * (wait_target, blocked_in) are zero again whenever the unit runs, the
-     * user pool's ones (user_made) once its unit is given back; a write of
-     * any other sets cold_set. */
+     * user pool's ones (user_made) once its unit is given back, listed_in
+     * once it leaves a shared pool's list; a write of any other sets
+     * cold_set. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
                                    node in a sync object's queue; NULL if suspended. A
                                    ready ULT that made a child-first ULT: that child
                                    (switch.c), until it runs again */
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */
-    void (*migrate_cb)(ABT_thread, void *); /* called when migrated */
-    void *migrate_cb_arg;
+    bb_pool *listed_in;         /* the shared built-in pool whose list holds it, or NULL;
+                                   written under that pool's lock, atomic (builtin.c).
+                                   NULL whenever it is in no shared pool's list */
+    struct bb_migrate_cb *migrate_cb; /* called when migrated, with its argument, or NULL
+                                         (migrate.c) */
     bb_pool *migrate_to;        /* target of a pending migration, which counts it there
                                    (migrate.c); atomic */
     uint64_t id;                /* assigned lazily by the first query; atomic */
@@ -154,8 +158,8 @@ static inline void bb_unit_clear_cold(bb_unit *u)
     u->cold_set = 0;
     u->wait_target = NULL;
     u->blocked_in = NULL;
+    u->listed_in = NULL;
     u->migrate_cb = NULL;
-    u->migrate_cb_arg = NULL;
     u->migrate_to = NULL;
     u->id = 0;
     u->keys = NULL;
@@ -395,9 +399,10 @@ bool bb_unit_claim_suspension(bb_unit *u);
 int bb_unit_migrate(bb_unit *u, bb_pool *to);
 bb_pool *bb_unit_apply_migration(bb_unit *u);
 /* The migration callback and its argument, set and read as one pair
- * (src/unit/migrate.c). */
-void bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg);
+ * (src/unit/migrate.c). A set (not to NULL) needs memory: ABT_ERR_MEM. */
+int bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg);
 void bb_unit_get_migrate_cb(bb_unit *u, void (**cb)(ABT_thread, void *), void **arg);
+void bb_unit_free_migrate_cb(bb_unit *u); /* the unit is being freed */
 /* Push `u`, which has a move pending, where that move takes it, and uncount
  * the target after the push; returns that pool. switch.c. */
 bb_pool *bb_unit_push_migrating(bb_unit *u, ABT_pool_context ctx);

@@ -649,7 +649,8 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
  * that a cancelled ES left behind, terminated and never freed) die with the
  * chunks of their descriptors. What they hold apart from those goes with
  * them: a stack mapped on its own (eager, of another size, or lent to a
- * lazy ULT), their key tables (without destructors), and what
+ * lazy ULT), their key tables (without destructors), their migration
+ * callbacks, and what
  * ThreadSanitizer or valgrind keeps for their stacks. Without this, every
  * init/finalize cycle that left such units kept their mappings for good,
  * until the process ran out of them. Slab stacks go with their slabs, and
@@ -662,6 +663,8 @@ static void release_abandoned_units(void)
             if (u->state == BB_UNIT_STATE_FREE)
                 continue;
             bb_unit_drop_keys(u);
+            if (u->migrate_cb)
+                bb_unit_free_migrate_cb(u);
             if (__builtin_expect(bb_fiber_tools.any, 0))
                 bb_fibers_release(u); /* what ThreadSanitizer or valgrind keeps for it */
             uint32_t flags = u->lent_stack ? u->lent_stack : u->flags;

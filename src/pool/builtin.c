@@ -123,6 +123,7 @@ static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
     (void)ctx;
     bb_spin_lock(&p->lock);
     list_push_tail(p, u);
+    list_mark_in(p, u);
     if (p->sleepers) {
         unlock_and_wake(p);
         return;
@@ -137,6 +138,8 @@ static bb_unit *fifo_shared_pop(bb_pool *p, bb_pool_ctx ctx)
         return NULL; /* idle schedulers poll: keep the lock's line shared */
     bb_spin_lock(&p->lock);
     bb_unit *u = list_pop_head(p);
+    if (u)
+        list_mark_out(u);
     bb_spin_unlock(&p->lock);
     return u;
 }
@@ -145,6 +148,7 @@ static void deque_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     bb_spin_lock(&p->lock);
     deque_private_push(p, u, ctx);
+    list_mark_in(p, u);
     if (p->sleepers) {
         unlock_and_wake(p);
         return;
@@ -158,6 +162,8 @@ static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
         return NULL;
     bb_spin_lock(&p->lock);
     bb_unit *u = deque_private_pop(p, ctx);
+    if (u)
+        list_mark_out(u);
     bb_spin_unlock(&p->lock);
     return u;
 }
@@ -165,7 +171,9 @@ static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
 static int shared_remove(bb_pool *p, bb_unit *u)
 {
     bb_spin_lock(&p->lock);
-    int err = list_remove(p, u);
+    int err = list_take_out_if(p, u, list_marks(p, u));
+    if (err == ABT_SUCCESS)
+        list_mark_out(u);
     bb_spin_unlock(&p->lock);
     return err;
 }
@@ -176,6 +184,8 @@ static bool shared_take_back_at(bb_pool *p, bb_unit *u, const bb_unit *child, bo
         return false;
     bb_spin_lock(&p->lock);
     bool taken = take_back_at(p, u, child, at_head);
+    if (taken)
+        list_mark_out(u);
     bb_spin_unlock(&p->lock);
     return taken;
 }

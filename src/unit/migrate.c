@@ -15,6 +15,8 @@
  * unit runs in its new place. Until then the target counts the unit as to
  * come, and its scheduler waits for it (see "pending moves" below).
  */
+#include <stdlib.h>
+
 #include "bb_caller.h"
 #include "bb_pool.h"
 #include "bb_runtime.h"
@@ -24,25 +26,53 @@
 
 /* The callback and its argument are one pair, which ABT_thread_set_callback
  * may change from another thread while the unit moves: read apart, a move
- * could call the new function with the old argument. One lock for all
- * units keeps the pair whole; both sides are rare (a set, a completed move
- * of a unit that has a callback). */
+ * could call the new function with the old argument. The pair lives apart
+ * from the descriptor (which has no room for two more words, and most units
+ * have no callback), never changes once made, and is replaced whole; one
+ * lock for all units keeps a reader from copying a pair that a set frees.
+ * Both sides are rare (a set, a completed move of a unit with a callback). */
+struct bb_migrate_cb {
+    void (*fn)(ABT_thread, void *);
+    void *arg;
+};
+
 static bb_spinlock migrate_cb_lock;
 
-void bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg)
+int bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg)
 {
+    struct bb_migrate_cb *pair = NULL;
+    if (cb) {
+        pair = malloc(sizeof(*pair));
+        if (!pair)
+            return ABT_ERR_MEM;
+        *pair = (struct bb_migrate_cb){cb, arg};
+    }
     bb_spin_lock(&migrate_cb_lock);
-    bb_store_relaxed(&u->migrate_cb, cb);
-    bb_store_relaxed(&u->migrate_cb_arg, arg);
+    struct bb_migrate_cb *old = bb_load_relaxed(&u->migrate_cb);
+    bb_store_relaxed(&u->migrate_cb, pair);
     bb_spin_unlock(&migrate_cb_lock);
+    free(old);
+    return ABT_SUCCESS;
 }
 
 void bb_unit_get_migrate_cb(bb_unit *u, void (**cb)(ABT_thread, void *), void **arg)
 {
+    *cb = NULL;
+    *arg = NULL;
     bb_spin_lock(&migrate_cb_lock);
-    *cb = bb_load_relaxed(&u->migrate_cb);
-    *arg = bb_load_relaxed(&u->migrate_cb_arg);
+    const struct bb_migrate_cb *pair = bb_load_relaxed(&u->migrate_cb);
+    if (pair) {
+        *cb = pair->fn;
+        *arg = pair->arg;
+    }
     bb_spin_unlock(&migrate_cb_lock);
+}
+
+/* Nobody else holds the unit any more. */
+void bb_unit_free_migrate_cb(bb_unit *u)
+{
+    free(u->migrate_cb);
+    u->migrate_cb = NULL;
 }
 
 static void moved(bb_unit *u)

@@ -452,6 +452,5 @@ int ABT_thread_set_callback(ABT_thread thread, void (*cb_func)(ABT_thread thread
         return ABT_ERR_INV_THREAD;
     bb_unit *u = bb_unit_of(thread);
     bb_unit_set_cold(u);
-    bb_unit_set_migrate_cb(u, cb_func, cb_arg); /* the unit may be moving meanwhile */
-    return ABT_SUCCESS;
+    return bb_unit_set_migrate_cb(u, cb_func, cb_arg); /* the unit may be moving meanwhile */
 }

@@ -24,12 +24,9 @@ static void init_fields(bb_unit *u, bb_pool *pool, void (*func)(void *), void *a
                         uint32_t flags, const bb_unit_spec *spec)
 {
     bb_unit_init(u, pool, func, arg, flags);
-    if (spec) {
+    if (spec)
         u->migratable = spec->migratable;
-        u->migrate_cb = spec->migrate_cb;
-        u->migrate_cb_arg = spec->migrate_cb_arg;
-    }
-    u->cold_set = !spec || spec->migrate_cb;
+    u->cold_set = !spec || spec->migrate_cb; /* bb_unit_create sets the callback */
 }
 
 static bool has_default_stack(const bb_unit_spec *spec)
@@ -77,6 +74,11 @@ int bb_unit_create(bb_pool *pool, void (*func)(void *), void *arg, const bb_unit
     uint32_t flags = (u->flags & BB_UNIT_STACK_FLAGS) | (spec->named ? BB_UNIT_NAMED : 0) |
                      (spec->is_ult ? BB_UNIT_ULT | BB_UNIT_PLAIN_ULT : 0);
     init_fields(u, pool, func, arg, flags, spec);
+    if (spec->migrate_cb &&
+        bb_unit_set_migrate_cb(u, spec->migrate_cb, spec->migrate_cb_arg) != ABT_SUCCESS) {
+        bb_unit_release_memory(u);
+        return ABT_ERR_MEM;
+    }
     if (pool->user) {
         err = bb_unit_attach_user_unit(u, pool); /* the user pool makes its unit */
         if (err != ABT_SUCCESS) {
@@ -234,6 +236,8 @@ void bb_unit_release_memory(bb_unit *u)
 {
     if (u->keys)
         bb_unit_free_keys(u);
+    if (u->migrate_cb)
+        bb_unit_free_migrate_cb(u);
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
     if (u->lent_stack) /* a scheduler's, under SC (bb_technique.h) */
