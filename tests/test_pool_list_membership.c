@@ -68,19 +68,10 @@ static void create_to_creator(void *arg)
     checked++;
 }
 
-/* Run by a yield of the driver, which went to the tail of the pool as this
- * one, its head, left it. */
-static void after_rotation(void *arg)
-{
-    (void)arg;
-    CHECK_ERR(ABT_pool_remove(priv_pool, self_unit()), ABT_ERR_POOL);
-    CHECK_OK(ABT_pool_remove(priv_pool, unit_of(driver)));
-    CHECK_OK(ABT_pool_push_thread(priv_pool, driver));
-    checked++;
-}
-
-/* Run by yield_to from the driver, which took this one's place. */
-static void yield_target(void *arg)
+/* Run in the driver's place: by its yield (this one, the head, left the
+ * list as the driver joined its tail) or by its yield_to (this one left the
+ * middle of the list, the driver joined). */
+static void took_drivers_place(void *arg)
 {
     (void)arg;
     CHECK_ERR(ABT_pool_remove(priv_pool, self_unit()), ABT_ERR_POOL);
@@ -96,7 +87,7 @@ static void drive(void *arg)
     (void)arg;
     CHECK_OK(ABT_self_get_thread(&driver));
     ABT_thread t;
-    CHECK_OK(ABT_thread_create(priv_pool, after_rotation, NULL, ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_thread_create(priv_pool, took_drivers_place, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_thread_yield());
     CHECK_OK(ABT_thread_free(&t));
     CHECK_EQ(checked, 1);
@@ -104,7 +95,7 @@ static void drive(void *arg)
     /* The peer waits in the middle of the list, between two other units. */
     ABT_thread peer;
     CHECK_OK(ABT_thread_create(priv_pool, noop, NULL, ABT_THREAD_ATTR_NULL, NULL));
-    CHECK_OK(ABT_thread_create(priv_pool, yield_target, NULL, ABT_THREAD_ATTR_NULL, &peer));
+    CHECK_OK(ABT_thread_create(priv_pool, took_drivers_place, NULL, ABT_THREAD_ATTR_NULL, &peer));
     CHECK_OK(ABT_thread_create(priv_pool, noop, NULL, ABT_THREAD_ATTR_NULL, NULL));
     CHECK_OK(ABT_thread_yield_to(peer));
     CHECK_OK(ABT_thread_free(&peer));
