@@ -29,4 +29,14 @@ static inline void one_pool_sched_run(ABT_sched sched)
     }
 }
 
+/* A ULT's function that makes the scheduler `*(ABT_sched *)arg` the main
+ * scheduler of the ES it runs on (which ABT_xstream_set_main_sched wants to
+ * be called from). */
+static inline void replace_main_sched_here(void *arg)
+{
+    ABT_xstream es;
+    CHECK_OK(ABT_xstream_self(&es));
+    CHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
+}
+
 #endif

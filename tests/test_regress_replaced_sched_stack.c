@@ -7,35 +7,18 @@
  * and auto (an audit of stack use). It now runs on the ES's big stack
  * (xstream.c, run_sched). */
 #include "sched_user_util.h"
+#include "stack_use_util.h"
 #include "technique_util.h"
 
-#define FRAME 1024
 #define DEPTH 64
-
-static int deep(int level)
-{
-    volatile char frame[FRAME];
-    frame[0] = (char)level;
-    frame[FRAME - 1] = (char)level;
-    if (level == DEPTH)
-        return DEPTH;
-    return deep(level + 1) + (frame[0] == frame[FRAME - 1] ? 0 : 1000); /* not a tail call */
-}
 
 static int reached;
 
 /* Uses 64 KiB of stack, then runs its pool. */
 static void user_run(ABT_sched sched)
 {
-    __atomic_store_n(&reached, deep(1), __ATOMIC_RELAXED);
+    __atomic_store_n(&reached, use_stack_kib(DEPTH), __ATOMIC_RELAXED);
     one_pool_sched_run(sched);
-}
-
-static void replace_sched(void *arg)
-{
-    ABT_xstream es;
-    UCHECK_OK(ABT_xstream_self(&es));
-    UCHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
 }
 
 int main(void)
@@ -53,7 +36,8 @@ int main(void)
         CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &upool));
         CHECK_OK(ABT_sched_create(&def, 1, &upool, ABT_SCHED_CONFIG_NULL, &usched));
         ABT_thread replacer;
-        CHECK_OK(ABT_thread_create(pool1, replace_sched, &usched, ABT_THREAD_ATTR_NULL, &replacer));
+        CHECK_OK(ABT_thread_create(pool1, replace_main_sched_here, &usched, ABT_THREAD_ATTR_NULL,
+                                   &replacer));
         CHECK_OK(ABT_thread_free(&replacer));
         tq_collect_ult_failures();
         CHECK_OK(ABT_xstream_free(&es));

@@ -10,6 +10,7 @@
  * (which still gets the lent stack under sc). And a tasklet that overflows
  * that stack is named by the overflow report, as a ULT is. */
 #include "sched_user_util.h"
+#include "stack_use_util.h"
 #include "technique_util.h"
 #include <sys/wait.h>
 
@@ -26,22 +27,11 @@
 #define UNDER_ASAN 0
 #endif
 
-#define FRAME 1024
 #define DEPTH 256 /* 256 KiB: far beyond a ULT stack, far within 4 MiB */
-
-static int deep(int level)
-{
-    volatile char frame[FRAME];
-    frame[0] = (char)level;
-    frame[FRAME - 1] = (char)level;
-    if (level == DEPTH)
-        return DEPTH;
-    return deep(level + 1) + (frame[0] == frame[FRAME - 1] ? 0 : 1000); /* not a tail call */
-}
 
 static void tasklet_fn(void *arg)
 {
-    *(int *)arg = deep(1);
+    *(int *)arg = use_stack_kib(DEPTH);
 }
 
 static void ult_fn(void *arg)
@@ -53,7 +43,7 @@ static volatile int forever = 1 << 30;
 
 static int endless(int level)
 {
-    volatile char frame[FRAME];
+    volatile char frame[1024];
     frame[0] = (char)level;
     if (level == forever)
         return 0;
@@ -126,14 +116,6 @@ static void run_pair(ABT_pool pool, int yield)
     CHECK_EQ(got_ult, 1);
 }
 
-/* Run on the ES whose main scheduler it replaces, as it must be. */
-static void replace_sched(void *arg)
-{
-    ABT_xstream es;
-    UCHECK_OK(ABT_xstream_self(&es));
-    UCHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
-}
-
 int main(void)
 {
     BB_TEST_BEGIN(60);
@@ -156,7 +138,8 @@ int main(void)
         CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &upool));
         CHECK_OK(ABT_sched_create(&def, 1, &upool, ABT_SCHED_CONFIG_NULL, &usched));
         ABT_thread replacer;
-        CHECK_OK(ABT_thread_create(pool1, replace_sched, &usched, ABT_THREAD_ATTR_NULL, &replacer));
+        CHECK_OK(ABT_thread_create(pool1, replace_main_sched_here, &usched, ABT_THREAD_ATTR_NULL,
+                                   &replacer));
         CHECK_OK(ABT_thread_free(&replacer));
         tq_collect_ult_failures();
         run_pair(upool, 0);
