@@ -288,6 +288,18 @@ run_unit(bb_xstream *es, bb_unit *sched_unit, bb_unit *u, const sched_loan *loan
  * visit, so that a fork-join of tasklets changes stacks once per pass of
  * the loop, not once per tasklet. */
 
+/* A unit popped from `pool`, a pool other than a private FIFO, associated
+ * with it (ABT_xstream_run_unit's rule): a user pool's code may give back a
+ * unit it was not handed. A private FIFO holds only units associated with
+ * it (every push associates the unit first). */
+static inline bb_unit *pop_associated(bb_pool *pool)
+{
+    bb_unit *u = bb_pool_pop(pool);
+    if (u && __builtin_expect(u->pool != pool, 0))
+        (void)bb_unit_set_pool(u, pool);
+    return u;
+}
+
 /* Whether `sched_unit`, the running scheduler of `es`, is its predefined
  * main loop on a small stack. */
 static inline bool tasklets_go_aside(const bb_xstream *es, const bb_unit *sched_unit)
@@ -315,9 +327,7 @@ static inline __attribute__((always_inline)) bb_unit *next_tasklet(bb_sched *s, 
         bb_unit *u = pool->head;
         return u && !bb_unit_is_ult(u) ? list_pop_head(pool) : NULL;
     }
-    bb_unit *u = bb_pool_pop(pool);
-    if (u && __builtin_expect(u->pool != pool, 0))
-        (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
+    bb_unit *u = pop_associated(pool);
     if (u && bb_unit_is_ult(u)) {
         s->handed = u;
         s->rounds_left = 1;
@@ -401,9 +411,7 @@ run_first_pool(bb_xstream *es, bb_sched *s, bb_pool *pool, bool private_fifo, bo
     sched_loan loan = sc ? begin_lending(sched_unit) : (sched_loan){0};
     unsigned before = s->rounds_left;
     bb_unit *u;
-    while ((u = private_fifo ? list_pop_head(pool) : bb_pool_pop(pool)) != NULL) {
-        if (!private_fifo && __builtin_expect(u->pool != pool, 0))
-            (void)bb_unit_set_pool(u, pool); /* ABT_xstream_run_unit's rule */
+    while ((u = private_fifo ? list_pop_head(pool) : pop_associated(pool)) != NULL) {
         if (aside && !bb_unit_is_ult(u))
             run_tasklets_aside(es, u, s, pool, private_fifo); /* and those next to it */
         else
