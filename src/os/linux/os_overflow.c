@@ -1,5 +1,6 @@
 /* Stack overflow diagnostics: see bb_overflow.h. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -98,19 +99,59 @@ static bool was_sent(const siginfo_t *info)
     return info->si_code <= 0;
 }
 
+/* Set once the previous handler, installed with SA_RESETHAND, has run:
+ * the kernel would have reset it to the default action on that delivery. */
+static int previous_spent;
+
+/* The previous disposition, as the kernel would see it now. */
+static struct sigaction previous_now(void)
+{
+    struct sigaction now = previous;
+    if ((now.sa_flags & SA_RESETHAND) && __atomic_load_n(&previous_spent, __ATOMIC_ACQUIRE)) {
+        now.sa_handler = SIG_DFL;
+        now.sa_flags = 0;
+    }
+    return now;
+}
+
+/* Run the previous handler `h` as the kernel would have delivered the
+ * signal to it: with its sa_mask blocked and `sig` too unless SA_NODEFER,
+ * and reset to the default first if SA_RESETHAND. Our own handler's mask
+ * (SIGSEGV blocked) is in force on entry; the kernel restores the
+ * interrupted mask when our handler returns, and so do we on the way out,
+ * for the code that follows. */
+static void call_previous(const struct sigaction *h, int sig, siginfo_t *info, void *uctx)
+{
+    if (h->sa_flags & SA_RESETHAND)
+        __atomic_store_n(&previous_spent, 1, __ATOMIC_RELEASE);
+    sigset_t block = h->sa_mask, entry;
+    pthread_sigmask(SIG_BLOCK, &block, &entry);
+    if (h->sa_flags & SA_NODEFER) {
+        sigset_t just_sig;
+        sigemptyset(&just_sig);
+        sigaddset(&just_sig, sig);
+        if (!sigismember(&h->sa_mask, sig))
+            pthread_sigmask(SIG_UNBLOCK, &just_sig, NULL);
+    }
+    if (h->sa_flags & SA_SIGINFO)
+        h->sa_sigaction(sig, info, uctx);
+    else
+        h->sa_handler(sig);
+    pthread_sigmask(SIG_SETMASK, &entry, NULL);
+}
+
 static void pass_on(int sig, siginfo_t *info, void *uctx)
 {
-    if (previous.sa_flags & SA_SIGINFO) {
-        if (previous.sa_sigaction) {
-            previous.sa_sigaction(sig, info, uctx);
-            return;
-        }
-    } else if (previous.sa_handler == SIG_IGN && was_sent(info)) {
-        return; /* ignored, as without us */
-    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
-        previous.sa_handler(sig);
+    struct sigaction h = previous_now();
+    bool is_function = (h.sa_flags & SA_SIGINFO)
+                           ? h.sa_sigaction != NULL
+                           : h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
+    if (is_function) {
+        call_previous(&h, sig, info, uctx);
         return;
     }
+    if (!(h.sa_flags & SA_SIGINFO) && h.sa_handler == SIG_IGN && was_sent(info))
+        return; /* ignored, as without us */
     /* Default action: restore it; the faulting instruction runs again and
      * the kernel kills the process with the usual core dump. A sent signal
      * has no instruction to run again: it is raised anew (blocked until
@@ -151,6 +192,7 @@ void bb_overflow_install(void)
     ours.sa_sigaction = on_fault;
     ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&ours.sa_mask);
+    __atomic_store_n(&previous_spent, 0, __ATOMIC_RELAXED);
     installed = sigaction(SIGSEGV, &ours, &previous) == 0;
 }
 
@@ -159,8 +201,9 @@ void bb_overflow_uninstall(void)
     struct sigaction current;
     if (!installed || sigaction(SIGSEGV, NULL, &current) != 0)
         return;
+    struct sigaction restored = previous_now();
     if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_fault)
-        sigaction(SIGSEGV, &previous, NULL); /* unless somebody replaced ours */
+        sigaction(SIGSEGV, &restored, NULL); /* unless somebody replaced ours */
     installed = false;
 }
 
