@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -186,6 +187,12 @@ void bb_config_read_env(bb_config_t *c)
      * event checks unless ABT_sched_basic_freq says otherwise. */
     c->sched_event_freq =
         (int)read_number("SCHED_EVENT_FREQ", BB_DEFAULT_SCHED_EVENT_FREQ, 1, INT_MAX);
+    /* Argobots reads it only in builds configured with --enable-sched-sleep,
+     * where an idle predefined scheduler sleeps that long at each check;
+     * here setting it is what turns the sleep on (basic.c, back_off). */
+    c->sched_sleep_nsec = read_number("SCHED_SLEEP_NSEC", BB_DEFAULT_SCHED_SLEEP_NSEC, 0,
+                                      UINT64_MAX);
+    c->idle_sleeps = lookup("SCHED_SLEEP_NSEC") && c->sched_sleep_nsec > 0;
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     c->max_xstreams =
         (int)read_number("MAX_NUM_XSTREAMS", online > 0 ? (unsigned long long)online : 1, 1,
@@ -248,6 +255,11 @@ void bb_config_print(const bb_config_t *c, FILE *out)
     fprintf(out, "  ABT_THREAD_STACKSIZE    : %zu\n", c->thread_stacksize);
     fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
     fprintf(out, "  ABT_SCHED_EVENT_FREQ    : %d\n", c->sched_event_freq);
+    if (c->idle_sleeps)
+        fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : %" PRIu64 " (idle BASIC, PRIO, RANDWS sleep)\n",
+                c->sched_sleep_nsec);
+    else
+        fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : unset (idle BASIC, PRIO, RANDWS yield)\n");
     fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
     print_affinity(c, out);
     fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);

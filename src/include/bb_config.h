@@ -31,10 +31,13 @@
  * (stop requests) by the basic scheduler, unless ABT_SCHED_EVENT_FREQ or
  * ABT_sched_basic_freq says otherwise. */
 #define BB_DEFAULT_SCHED_EVENT_FREQ 50
+/* What Argobots reports for ABT_SCHED_SLEEP_NSEC unset (it sleeps only if set). */
+#define BB_DEFAULT_SCHED_SLEEP_NSEC 100
 
 /* An idle scheduler keeps polling its pools for this long (nanoseconds)
  * before it gives the CPU away: a polling one then calls sched_yield() at
- * each empty round, so that oversubscribed machines still make progress; a
+ * each empty round, so that oversubscribed machines still make progress
+ * (or sleeps ABT_SCHED_SLEEP_NSEC, if that is set); a
  * BASIC_WAIT one goes to sleep. Work that comes back within it (the reply in
  * a ping-pong between ESs) finds the ES awake, without a system call on
  * either side. A BASIC_WAIT scheduler stops polling once it has polled in

@@ -36,6 +36,8 @@ typedef struct {
     size_t thread_stacksize;   /* ABT_THREAD_STACKSIZE */
     size_t sched_stacksize;    /* ABT_SCHED_STACKSIZE */
     int sched_event_freq;      /* ABT_SCHED_EVENT_FREQ: predefined schedulers' default */
+    uint64_t sched_sleep_nsec; /* ABT_SCHED_SLEEP_NSEC, as Argobots reports it (100 unset) */
+    bool idle_sleeps;          /* it was set, not 0: polling schedulers sleep that long */
     int max_xstreams;          /* ABT_MAX_NUM_XSTREAMS, raised by higher ranks; atomic */
     bool set_affinity;         /* ABT_SET_AFFINITY: bind ESs by rank to rank_cpus */
     bb_cpu_sets rank_cpus;     /* the ES of rank r: set r mod num_sets (config.c) */

@@ -17,9 +17,6 @@ static void put_bool(void *val, bool b)
 
 /* Waiters that cannot switch sleep in the kernel instead of spinning. */
 enum { WAIT_POLICY_PASSIVE = 0 };
-/* Argobots' ABT_SCHED_SLEEP_NSEC default; bobbin's idle schedulers do not
- * sleep for a fixed time, but the query has an answer. */
-enum { SCHED_SLEEP_NSEC = 100 };
 
 static bool is_known(int kind)
 {
@@ -42,7 +39,6 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_LOG:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_PRODUCER:
     case ABT_INFO_QUERY_KIND_ENABLED_CHECK_POOL_CONSUMER:
-    case ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP:
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_UNWIND:
         put_bool(val, false);
         return ABT_SUCCESS;
@@ -88,7 +84,10 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
         *(uint64_t *)val = (uint64_t)c->sched_event_freq;
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_DEFAULT_SCHED_SLEEP_NSEC:
-        *(uint64_t *)val = SCHED_SLEEP_NSEC;
+        *(uint64_t *)val = c->sched_sleep_nsec;
+        return ABT_SUCCESS;
+    case ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP: /* ABT_SCHED_SLEEP_NSEC set */
+        put_bool(val, c->idle_sleeps);
         return ABT_SUCCESS;
     case ABT_INFO_QUERY_KIND_ENABLED_STACK_OVERFLOW_CHECK:
         *(int *)val = c->stack_guard; /* ABT_STACK_OVERFLOW_CHECK */

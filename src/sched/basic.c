@@ -5,8 +5,9 @@
  * and in what they do when idle:
  *
  *   BASIC, PRIO, DEFAULT  first non-empty pool in pool order; idle: poll for
- *                         BB_IDLE_SPIN_NS, then give the CPU away with
- *                         sched_yield() at each round.
+ *                         BB_IDLE_SPIN_NS, then give the CPU away at each
+ *                         round: sched_yield(), or a sleep of
+ *                         ABT_SCHED_SLEEP_NSEC if that is set.
  *   RANDWS                own pool (the first) first, else steal the oldest
  *                         unit of a random other pool.
  *   BASIC_WAIT            as BASIC, but idle for BB_IDLE_SPIN_NS it sleeps in
@@ -21,6 +22,7 @@
 #include "bb_info.h"
 #include "bb_pool.h"
 #include "bb_pool_list.h"
+#include "bb_runtime.h"
 #include "bb_sched.h"
 #include "bb_xstream.h"
 
@@ -131,13 +133,23 @@ static void note_idle_end(bb_sched *s, uint64_t idle_ns)
     bb_store_relaxed(&s->idle_vain, vain);
 }
 
+/* Sleep `ns` nanoseconds (ABT_SCHED_SLEEP_NSEC); a signal ends it early,
+ * which only makes the next poll come sooner. */
+static void sleep_ns(uint64_t ns)
+{
+    struct timespec t = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+    nanosleep(&t, NULL);
+}
+
 static void back_off(bb_sched *s, bb_idle *idle)
 {
     (void)s;
-    if (spun_enough(idle, BB_IDLE_SPIN_NS))
-        sched_yield();
-    else
+    if (!spun_enough(idle, BB_IDLE_SPIN_NS))
         bb_cpu_relax();
+    else if (bb_rt.config.idle_sleeps)
+        sleep_ns(bb_rt.config.sched_sleep_nsec);
+    else
+        sched_yield();
 }
 
 /* A sleeping scheduler must be woken by every push into any of its pools,
