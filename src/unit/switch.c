@@ -121,18 +121,21 @@ static void publish_suspended(void *arg)
     bb_store_release(&u->switching, 0u);
 }
 
+/* A blocking joiner, and its link if others join the target too, on its
+ * stack, which stays while it is blocked. */
+typedef struct {
+    bb_unit *self;
+    bb_join_link link;
+} join_wait;
+
 static void register_joiner(void *arg)
 {
-    bb_unit *self = arg;
+    join_wait *j = arg;
+    bb_unit *self = j->self;
     bb_unit *target = (bb_unit *)self->wait_target;
-    uintptr_t expected = BB_JOIN_NOBODY;
-
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
-    if (!bb_cas_acq_rel(&target->joiner, &expected, bb_waiter_of_ult(self))) {
-        /* The target finished meanwhile (or somebody else waits for it):
-         * nothing will wake us, so become ready again right away. */
-        bb_unit_make_ready(self);
-    }
+    if (!bb_unit_add_joiner(target, bb_waiter_of_ult(self), &j->link))
+        bb_unit_make_ready(self); /* it ended meanwhile: nothing will wake us */
 }
 
 /* ---- switches ----------------------------------------------------------- */
@@ -591,7 +594,8 @@ void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
                   ABT_SYNC_EVENT_TYPE_THREAD_JOIN, target);
     self->wait_target = target;
     bb_unit_count_blocked(self);
-    switch_to_parent(self, register_joiner, self);
+    join_wait j = {.self = self};
+    switch_to_parent(self, register_joiner, &j);
 }
 
 /* A finished ULT hands its ES back to its parent, saving nothing; `then`

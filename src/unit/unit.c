@@ -135,10 +135,18 @@ int bb_unit_revive(bb_pool *pool, void (*func)(void *), void *arg, bb_unit *u, b
     return ABT_SUCCESS;
 }
 
-/* Out of line: a joiner that waits is the rare case of bb_unit_end. */
-void bb_unit_wake_joiner(uintptr_t waiter)
+/* Out of line: a joiner that waits is the rare case of bb_unit_end. Each
+ * link is read before its joiner is woken: it lives on that joiner's stack,
+ * which the joiner may leave as soon as it runs. */
+void bb_unit_wake_joiner(uintptr_t w)
 {
-    bb_waiter_wake(waiter);
+    while ((w & BB_WAITER_TAGS) == BB_WAITER_MORE) {
+        const bb_join_link *link = (const bb_join_link *)(w & ~BB_WAITER_TAGS);
+        uintptr_t waiter = link->waiter;
+        w = link->rest;
+        bb_waiter_wake(waiter);
+    }
+    bb_waiter_wake(w);
 }
 
 /* Out of line, so that the common terminate needs no stack frame. */
@@ -169,11 +177,9 @@ __attribute__((cold)) void bb_unit_wait_until_saved_slow(bb_unit *u)
 static void join_from_os_thread(bb_unit *u)
 {
     bb_os_waiter w = {0};
-    uintptr_t expected = BB_JOIN_NOBODY;
-    if (bb_cas_acq_rel(&u->joiner, &expected, bb_waiter_of_os(&w)))
+    bb_join_link link;
+    if (bb_unit_add_joiner(u, bb_waiter_of_os(&w), &link))
         bb_os_waiter_wait(&w);
-    else if (expected != BB_JOIN_DONE)
-        sched_yield(); /* somebody else waits; poll until it is done */
 }
 
 /* Out of line: the common join finds the unit terminated already. An ES's
