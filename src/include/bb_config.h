@@ -33,6 +33,8 @@
 #define BB_DEFAULT_SCHED_EVENT_FREQ 50
 /* What Argobots reports for ABT_SCHED_SLEEP_NSEC unset (it sleeps only if set). */
 #define BB_DEFAULT_SCHED_SLEEP_NSEC 100
+/* The longest sleep per round it allows (config.c). */
+#define BB_MAX_SCHED_SLEEP_NSEC 999999999
 
 /* An idle scheduler keeps polling its pools for this long (nanoseconds)
  * before it gives the CPU away: a polling one then calls sched_yield() at
