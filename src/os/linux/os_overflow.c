@@ -143,14 +143,15 @@ static void call_previous(const struct sigaction *h, int sig, siginfo_t *info, v
 static void pass_on(int sig, siginfo_t *info, void *uctx)
 {
     struct sigaction h = previous_now();
-    bool is_function = (h.sa_flags & SA_SIGINFO)
-                           ? h.sa_sigaction != NULL
-                           : h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
+    /* sa_handler and sa_sigaction share one word, from which the kernel
+     * reads SIG_DFL and SIG_IGN whatever SA_SIGINFO says: SIG_IGN with
+     * SA_SIGINFO is no function at address 1 but an ignored signal. */
+    bool is_function = h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
     if (is_function) {
         call_previous(&h, sig, info, uctx);
         return;
     }
-    if (!(h.sa_flags & SA_SIGINFO) && h.sa_handler == SIG_IGN && was_sent(info))
+    if (h.sa_handler == SIG_IGN && was_sent(info))
         return; /* ignored, as without us */
     /* Default action: restore it; the faulting instruction runs again and
      * the kernel kills the process with the usual core dump. A sent signal
