@@ -6,10 +6,12 @@
  * round once it has polled: the OS thread of a secondary ES left idle is
  * found asleep at most looks (a polling one is always runnable; here at
  * least half, generous against a loaded machine). Its units still run, and
- * ABT_xstream_free of the sleeping ES returns. The value is
+ * ABT_xstream_free of the sleeping ES returns at once, not at the end of
+ * its sleep (the stop rings it). The value is
  * in the query and in ABT_PRINT_CONFIG's output. "0" leaves the sleep off;
  * a value that is no number is refused with a warning: the default, 100. */
 #include <sys/syscall.h>
+#include <time.h>
 #include "bb_test.h"
 
 static char out[65536];
@@ -76,6 +78,26 @@ static double idle_es_asleep_share(void)
     return asleep / 200.0;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* An ES that has just gone into a sleep of almost a second is freed: the
+ * request to stop rings its bell, so the free does not wait for the sleep
+ * to end (it took up to a second with a plain nanosleep). */
+static double free_of_sleeping_es_s(void)
+{
+    ABT_xstream es;
+    CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
+    usleep(50000); /* past its polling, into its first sleep */
+    double start = now_s();
+    CHECK_OK(ABT_xstream_free(&es));
+    return now_s() - start;
+}
+
 int main(void)
 {
     BB_TEST_BEGIN(30);
@@ -100,6 +122,14 @@ int main(void)
     CHECK(bb_test_init_captured(out, sizeof(out)) > 0);
     CHECK(strstr(out, "ABT_SCHED_SLEEP_NSEC    : unset") != NULL);
     expect_query(0, ABT_FALSE);
+    CHECK_OK(ABT_finalize());
+
+    setenv("ABT_SCHED_SLEEP_NSEC", "999999999", 1);
+    CHECK(bb_test_init_captured(out, sizeof(out)) > 0);
+    double took = free_of_sleeping_es_s();
+    if (!bb_test_is_slow_run() && took >= 0.5)
+        BB_FAIL_AT("freeing an ES asleep for up to 1 s took %.3f s: its sleep ignored the stop",
+                   took);
     CHECK_OK(ABT_finalize());
 
     unsetenv("ABT_SCHED_SLEEP_NSEC");

@@ -133,21 +133,26 @@ static void note_idle_end(bb_sched *s, uint64_t idle_ns)
     bb_store_relaxed(&s->idle_vain, vain);
 }
 
-/* Sleep `ns` nanoseconds (ABT_SCHED_SLEEP_NSEC); a signal ends it early,
- * which only makes the next poll come sooner. */
-static void sleep_ns(uint64_t ns)
+/* Sleep `ns` nanoseconds (ABT_SCHED_SLEEP_NSEC, below a second) on the
+ * scheduler's bell, armed meanwhile: a request to stop (ES join, free,
+ * finalize) or a stack dump rings it, and ends the sleep at once. New work
+ * does not: it waits for the sleep's end, as in Argobots. A signal may end
+ * the sleep early, which only makes the next poll come sooner. */
+static void sleep_on_bell(bb_sched *s, uint64_t ns)
 {
-    struct timespec t = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
-    nanosleep(&t, NULL);
+    bb_bell_arm(s->bell, 1);
+    uint32_t seen = bb_bell_peek(s->bell);
+    if (!bb_sched_has_to_stop(s) && !bb_info_dump_requested())
+        bb_bell_wait(s->bell, seen, (double)ns * 1e-9);
+    bb_bell_arm(s->bell, 0);
 }
 
 static void back_off(bb_sched *s, bb_idle *idle)
 {
-    (void)s;
     if (!spun_enough(idle, BB_IDLE_SPIN_NS))
         bb_cpu_relax();
     else if (bb_rt.config.idle_sleeps)
-        sleep_ns(bb_rt.config.sched_sleep_nsec);
+        sleep_on_bell(s, bb_rt.config.sched_sleep_nsec);
     else
         sched_yield();
 }

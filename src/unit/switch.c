@@ -955,8 +955,9 @@ static void make_ready_here(bb_unit *u)
  * another ES or an external thread. That waker does not push it into the
  * list. If the pool has a home (the ES whose main scheduler holds it), the
  * ULT goes onto the pool's incoming stack, which the home takes in at its
- * next event check; a scheduler with a private pool never sleeps, so none
- * needs a ring. Otherwise (a stacked scheduler's private pool) it goes to
+ * next event check; a scheduler with a private pool never sleeps until a
+ * push (at most for ABT_SCHED_SLEEP_NSEC, a timed sleep), so none needs a
+ * ring. Otherwise (a stacked scheduler's private pool) it goes to
  * the ES it last ran on, which popped it, through that ES's inbox
  * (`remote_ready`, a stack linked through bb_unit.next), and that ES makes
  * it ready at its schedulers' next event check

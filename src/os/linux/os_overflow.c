@@ -115,15 +115,13 @@ static struct sigaction previous_now(void)
 }
 
 /* Run the previous handler `h` as the kernel would have delivered the
- * signal to it: with its sa_mask blocked and `sig` too unless SA_NODEFER,
- * and reset to the default first if SA_RESETHAND. Our own handler's mask
+ * signal to it: with its sa_mask blocked and `sig` too unless SA_NODEFER
+ * (pass_on has spent an SA_RESETHAND one already). Our own handler's mask
  * (SIGSEGV blocked) is in force on entry; the kernel restores the
  * interrupted mask when our handler returns, and so do we on the way out,
  * for the code that follows. */
 static void call_previous(const struct sigaction *h, int sig, siginfo_t *info, void *uctx)
 {
-    if (h->sa_flags & SA_RESETHAND)
-        __atomic_store_n(&previous_spent, 1, __ATOMIC_RELEASE);
     sigset_t block = h->sa_mask, entry;
     pthread_sigmask(SIG_BLOCK, &block, &entry);
     if (h->sa_flags & SA_NODEFER) {
@@ -147,6 +145,13 @@ static void pass_on(int sig, siginfo_t *info, void *uctx)
      * reads SIG_DFL and SIG_IGN whatever SA_SIGINFO says: SIG_IGN with
      * SA_SIGINFO is no function at address 1 but an ignored signal. */
     bool is_function = h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
+    /* A one-shot handler: the first fault to get here takes it (one
+     * exchange, so that two faults on two threads do not both run it);
+     * later ones get the default action. */
+    if (is_function && (h.sa_flags & SA_RESETHAND) &&
+        __atomic_exchange_n(&previous_spent, 1, __ATOMIC_ACQ_REL))
+        h = previous_now();
+    is_function = h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
     if (is_function) {
         call_previous(&h, sig, info, uctx);
         return;
