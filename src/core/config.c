@@ -189,12 +189,10 @@ void bb_config_read_env(bb_config_t *c)
         (int)read_number("SCHED_EVENT_FREQ", BB_DEFAULT_SCHED_EVENT_FREQ, 1, INT_MAX);
     /* Argobots reads it only in builds configured with --enable-sched-sleep,
      * where an idle predefined scheduler sleeps that long at each check;
-     * here setting it is what turns the sleep on (basic.c, back_off). */
-    /* At most just under a second: Argobots puts the value in tv_nsec
-     * alone, so it never sleeps a second or more per round, and a sleep is
-     * ended by nothing (no ring, no stop request): UINT64_MAX slept for
-     * centuries, and an ES join, or a primary ULT that waited for work on
-     * another ES, never returned. */
+     * here setting it is what turns the sleep on (basic.c, back_off). At
+     * most just under a second, as Argobots puts the value in tv_nsec alone:
+     * new work waits for the sleep's end (UINT64_MAX slept for centuries,
+     * and a primary ULT that waited for work on another ES never resumed). */
     c->sched_sleep_nsec = read_number("SCHED_SLEEP_NSEC", BB_DEFAULT_SCHED_SLEEP_NSEC, 0,
                                       BB_MAX_SCHED_SLEEP_NSEC);
     c->idle_sleeps = lookup("SCHED_SLEEP_NSEC") && c->sched_sleep_nsec > 0;
