@@ -46,9 +46,13 @@ static unsigned long long read_number(const char *name, unsigned long long def,
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
+    /* No digits (strtoull leaves end at s): not a number, also when the
+     * value is only blanks, which the skip of trailing blanks below would
+     * otherwise move end past, taking " " as 0. */
+    bool no_digits = end == s;
     while (*end && isspace((unsigned char)*end))
         end++;
-    if (errno || end == s || *end || *first == '-') {
+    if (errno || no_digits || *end || *first == '-') {
         fprintf(stderr, "bobbin: ABT_%s=%s is not a number; using %llu\n", name, s, def);
         return def;
     }
