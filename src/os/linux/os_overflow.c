@@ -138,21 +138,24 @@ static void call_previous(const struct sigaction *h, int sig, siginfo_t *info, v
     pthread_sigmask(SIG_SETMASK, &entry, NULL);
 }
 
+/* sa_handler and sa_sigaction share one word, from which the kernel reads
+ * SIG_DFL and SIG_IGN whatever SA_SIGINFO says: SIG_IGN with SA_SIGINFO is
+ * no function at address 1 but an ignored signal. */
+static bool is_function(const struct sigaction *h)
+{
+    return h->sa_handler != SIG_DFL && h->sa_handler != SIG_IGN;
+}
+
 static void pass_on(int sig, siginfo_t *info, void *uctx)
 {
     struct sigaction h = previous_now();
-    /* sa_handler and sa_sigaction share one word, from which the kernel
-     * reads SIG_DFL and SIG_IGN whatever SA_SIGINFO says: SIG_IGN with
-     * SA_SIGINFO is no function at address 1 but an ignored signal. */
-    bool is_function = h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
     /* A one-shot handler: the first fault to get here takes it (one
      * exchange, so that two faults on two threads do not both run it);
      * later ones get the default action. */
-    if (is_function && (h.sa_flags & SA_RESETHAND) &&
+    if (is_function(&h) && (h.sa_flags & SA_RESETHAND) &&
         __atomic_exchange_n(&previous_spent, 1, __ATOMIC_ACQ_REL))
         h = previous_now();
-    is_function = h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN;
-    if (is_function) {
+    if (is_function(&h)) {
         call_previous(&h, sig, info, uctx);
         return;
     }
