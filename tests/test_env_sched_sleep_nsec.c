@@ -9,7 +9,8 @@
  * ABT_xstream_free of the sleeping ES returns at once, not at the end of
  * its sleep (the stop rings it). The value is
  * in the query and in ABT_PRINT_CONFIG's output. "0" leaves the sleep off;
- * a value that is no number is refused with a warning: the default, 100. */
+ * a value that is no number is refused with a warning: no sleep, the query
+ * answering 100, as when unset. */
 #include <sys/syscall.h>
 #include <time.h>
 #include "bb_test.h"
@@ -141,7 +142,7 @@ int main(void)
     unsetenv("ABT_ENV_SCHED_SLEEP_NSEC");
     setenv("ABT_SCHED_SLEEP_NSEC", "soon", 1);
     CHECK(bb_test_init_captured(out, sizeof(out)) > 0);
-    expect_query(100, ABT_TRUE); /* set, to a value refused: the default */
+    expect_query(100, ABT_FALSE); /* no number: no sleep, as unset */
     CHECK_OK(ABT_finalize());
     BB_TEST_END();
 }

@@ -4,7 +4,9 @@
  * (it reads the OS mask); a true value binds the ES of rank n
  * to the n-th CPU of the process's CPU set (mod its size), the primary ES
  * (rank 0) included, which ULTs observe with sched_getcpu; ABT_ENV_ works
- * too; finalize restores the primary thread's affinity. */
+ * too; blanks around a word do not change it (" 1 " is the yes-word, not
+ * the list of position 1; blanks alone leave ESs unbound); finalize
+ * restores the primary thread's affinity. */
 #define _GNU_SOURCE
 #include "bb_test.h"
 #include "cpu_util.h"
@@ -105,10 +107,16 @@ int main(void)
     check_unbound();
     setenv("ABT_SET_AFFINITY", "0", 1);
     check_unbound();
+    setenv("ABT_SET_AFFINITY", "  ", 1); /* blanks only: as empty */
+    check_unbound();
+    setenv("ABT_SET_AFFINITY", " off ", 1);
+    check_unbound();
 
     setenv("ABT_SET_AFFINITY", "1", 1);
     check_bound();
     setenv("ABT_SET_AFFINITY", "yes", 1);
+    check_bound();
+    setenv("ABT_SET_AFFINITY", " 1 ", 1); /* the yes-word, not the list "{1}" */
     check_bound();
     unsetenv("ABT_SET_AFFINITY");
     setenv("ABT_ENV_SET_AFFINITY", "true", 1);

@@ -4,7 +4,8 @@
  * but the skip of trailing blanks moved its end pointer past the blanks, so
  * " " passed as 0 and was clamped to the minimum: 4 KiB ULT and scheduler
  * stacks, an event check after every unit, a cache of 2 stacks, and
- * ABT_SCHED_SLEEP_NSEC=" " silently turned the sleep off (0). */
+ * ABT_SCHED_SLEEP_NSEC=" " read as 0 where any other value that is no
+ * number was refused. */
 #include "bb_test.h"
 
 static uint64_t query_u64(ABT_info_query_kind kind)
@@ -49,11 +50,10 @@ int main(void)
         size_t sched_size = query_size(ABT_INFO_QUERY_KIND_DEFAULT_SCHED_STACKSIZE);
         uint64_t freq = query_u64(ABT_INFO_QUERY_KIND_DEFAULT_SCHED_EVENT_FREQ);
         uint64_t nsec = query_u64(ABT_INFO_QUERY_KIND_DEFAULT_SCHED_SLEEP_NSEC);
-        /* The defaults: 16 KiB, 4 MiB, 50, and Argobots' 100 ns (the
-         * variable is set, so the sleep is on, as for any value that is
-         * not a number). */
+        /* The defaults: 16 KiB, 4 MiB, 50, and Argobots' 100 ns with the
+         * sleep off, as for any value that is not a number. */
         if (thread_size != 16384 || sched_size != 4u << 20 || freq != 50 || nsec != 100 ||
-            query_bool(ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP) != ABT_TRUE)
+            query_bool(ABT_INFO_QUERY_KIND_ENABLED_SCHED_SLEEP) != ABT_FALSE)
             BB_FAIL_AT("blank value %zu: thread stack %zu, sched stack %zu, event freq %llu, "
                        "sleep %llu ns",
                        b, thread_size, sched_size, (unsigned long long)freq,

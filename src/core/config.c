@@ -31,12 +31,10 @@ static const char *lookup(const char *name)
     return getenv(key);
 }
 
-static unsigned long long read_number(const char *name, unsigned long long def,
-                                      unsigned long long min, unsigned long long max)
+/* Whether `s` is a decimal number, blanks around it allowed; its value in
+ * *v. */
+static bool parse_number(const char *s, unsigned long long *v)
 {
-    const char *s = lookup(name);
-    if (!s)
-        return def;
     /* strtoull skips leading blanks and then takes a minus sign, wrapping
      * the value around: look for the sign past the blanks, so that " -1" is
      * refused as "-1" is, not clamped to the maximum. */
@@ -45,14 +43,24 @@ static unsigned long long read_number(const char *name, unsigned long long def,
         first++;
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
+    *v = strtoull(s, &end, 10);
     /* No digits (strtoull leaves end at s): not a number, also when the
      * value is only blanks, which the skip of trailing blanks below would
      * otherwise move end past, taking " " as 0. */
     bool no_digits = end == s;
     while (*end && isspace((unsigned char)*end))
         end++;
-    if (errno || no_digits || *end || *first == '-') {
+    return !(errno || no_digits || *end || *first == '-');
+}
+
+static unsigned long long read_number(const char *name, unsigned long long def,
+                                      unsigned long long min, unsigned long long max)
+{
+    const char *s = lookup(name);
+    if (!s)
+        return def;
+    unsigned long long v;
+    if (!parse_number(s, &v)) {
         fprintf(stderr, "bobbin: ABT_%s=%s is not a number; using %llu\n", name, s, def);
         return def;
     }
@@ -67,12 +75,25 @@ static unsigned long long read_number(const char *name, unsigned long long def,
 static const char *const yes_words[] = {"1", "y", "yes", "true", "on", NULL};
 static const char *const no_words[] = {"0", "n", "no", "false", "off", NULL};
 
+/* Whether `s`, blanks around it aside, is one of `words` (any case). */
 static bool is_one_of(const char *s, const char *const *words)
 {
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
     for (; *words; words++)
-        if (strcasecmp(s, *words) == 0)
+        if (strlen(*words) == len && strncasecmp(s, *words, len) == 0)
             return true;
     return false;
+}
+
+static bool is_blank(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return *s == '\0';
 }
 
 static bool read_bool(const char *name, bool def)
@@ -164,7 +185,7 @@ static void read_affinity(bb_config_t *c)
     c->set_affinity = false;
     c->rank_cpus = (bb_cpu_sets){0};
     const char *s = lookup("SET_AFFINITY");
-    if (!s || !*s || is_one_of(s, no_words) || c->num_cpus == 0)
+    if (!s || is_blank(s) || is_one_of(s, no_words) || c->num_cpus == 0)
         return;
     int err = ABT_ERR_INV_ARG;
     if (!is_one_of(s, yes_words)) {
@@ -176,6 +197,30 @@ static void read_affinity(bb_config_t *c)
     if (err != ABT_SUCCESS)
         err = bb_cpu_sets_one_each(c->cpus, c->num_cpus, &c->rank_cpus);
     c->set_affinity = err == ABT_SUCCESS;
+}
+
+/* ABT_SCHED_SLEEP_NSEC. Argobots reads it only in builds configured with
+ * --enable-sched-sleep, where an idle predefined scheduler sleeps that long
+ * at each check; here setting it is what turns the sleep on (basic.c,
+ * back_off). Unset, 0 or no number (with a warning), the sleep stays off,
+ * and the query answers Argobots' default. At most just under a second, as
+ * Argobots puts the value in tv_nsec alone: new work waits for the sleep's
+ * end (UINT64_MAX slept for centuries, and a primary ULT that waited for
+ * work on another ES never resumed). */
+static void read_sched_sleep(bb_config_t *c)
+{
+    const char *s = lookup("SCHED_SLEEP_NSEC");
+    unsigned long long v;
+    c->sched_sleep_nsec = BB_DEFAULT_SCHED_SLEEP_NSEC;
+    c->idle_sleeps = false;
+    if (!s)
+        return;
+    if (!parse_number(s, &v)) {
+        fprintf(stderr, "bobbin: ABT_SCHED_SLEEP_NSEC=%s is not a number; no sleep\n", s);
+        return;
+    }
+    c->sched_sleep_nsec = read_number("SCHED_SLEEP_NSEC", 0, 0, BB_MAX_SCHED_SLEEP_NSEC);
+    c->idle_sleeps = c->sched_sleep_nsec > 0;
 }
 
 void bb_config_read_env(bb_config_t *c)
@@ -191,15 +236,7 @@ void bb_config_read_env(bb_config_t *c)
      * event checks unless ABT_sched_basic_freq says otherwise. */
     c->sched_event_freq =
         (int)read_number("SCHED_EVENT_FREQ", BB_DEFAULT_SCHED_EVENT_FREQ, 1, INT_MAX);
-    /* Argobots reads it only in builds configured with --enable-sched-sleep,
-     * where an idle predefined scheduler sleeps that long at each check;
-     * here setting it is what turns the sleep on (basic.c, back_off). At
-     * most just under a second, as Argobots puts the value in tv_nsec alone:
-     * new work waits for the sleep's end (UINT64_MAX slept for centuries,
-     * and a primary ULT that waited for work on another ES never resumed). */
-    c->sched_sleep_nsec = read_number("SCHED_SLEEP_NSEC", BB_DEFAULT_SCHED_SLEEP_NSEC, 0,
-                                      BB_MAX_SCHED_SLEEP_NSEC);
-    c->idle_sleeps = lookup("SCHED_SLEEP_NSEC") && c->sched_sleep_nsec > 0;
+    read_sched_sleep(c);
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     c->max_xstreams =
         (int)read_number("MAX_NUM_XSTREAMS", online > 0 ? (unsigned long long)online : 1, 1,
