@@ -11,7 +11,7 @@
  *  - unset, is auto, silently;
  *  - anything else (an unknown name, the empty string, a name with spaces
  *    around it, a prefix) falls back to auto, with a message on stderr that
- *    names the value;
+ *    names the variable as it was set (ABT_ or ABT_ENV_) and the value;
  *  - ABT_ENV_THREAD_TECHNIQUE is read too, and ABT_THREAD_TECHNIQUE wins
  *    over it;
  *  - a new ABT_init reads it again. */
@@ -119,16 +119,18 @@ static void check_in_force(const char *label, const struct expect *e)
     CHECK_OK(ABT_thread_free(&t));
 }
 
-static void check_message(const char *label, const struct expect *e, const char *value,
-                          const char *err)
+/* A warning names the variable as it was set: `prefix` is "ABT_" or
+ * "ABT_ENV_". */
+static void check_message(const char *label, const struct expect *e, const char *prefix,
+                          const char *value, const char *err)
 {
     if (!e->warns) {
-        if (strstr(err, "ABT_THREAD_TECHNIQUE"))
+        if (strstr(err, "THREAD_TECHNIQUE="))
             BB_FAIL_AT("%s: unexpected message on stderr: %s", label, err);
         return;
     }
     char named[96];
-    snprintf(named, sizeof(named), "ABT_THREAD_TECHNIQUE=%s ", value);
+    snprintf(named, sizeof(named), "bobbin: %sTHREAD_TECHNIQUE=%s ", prefix, value);
     if (!strstr(err, named) || !strstr(err, "using auto"))
         BB_FAIL_AT("%s: stderr does not name the value and the fallback: \"%s\"", label, err);
 }
@@ -154,7 +156,7 @@ int main(void)
             snprintf(label, sizeof(label), "%sTHREAD_TECHNIQUE=\"%s\"", env ? "ABT_ENV_" : "ABT_",
                      e->value ? e->value : "(unset)");
             init_capturing_stderr(err, sizeof(err));
-            check_message(label, e, e->value, err);
+            check_message(label, e, env ? "ABT_ENV_" : "ABT_", e->value, err);
             check_in_force(label, e);
             CHECK_OK(ABT_finalize());
         }
@@ -164,7 +166,7 @@ int main(void)
     setenv("ABT_ENV_THREAD_TECHNIQUE", "roc", 1);
     setenv("ABT_THREAD_TECHNIQUE", "full-l", 1);
     init_capturing_stderr(err, sizeof(err));
-    check_message("both set", &cases[1], "full-l", err);
+    check_message("both set", &cases[1], "ABT_", "full-l", err);
     check_in_force("both set", &cases[1]);
     CHECK_OK(ABT_finalize());
     unsetenv("ABT_ENV_THREAD_TECHNIQUE");

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
@@ -20,6 +21,7 @@
 #include "bb_runtime.h"
 #include "bb_technique.h"
 
+/* ABT_<name>, else ABT_ENV_<name> (Argobots reads both; ABT_ wins). */
 static const char *lookup(const char *name)
 {
     char key[64];
@@ -29,6 +31,20 @@ static const char *lookup(const char *name)
         return value;
     snprintf(key, sizeof(key), "ABT_ENV_%s", name);
     return getenv(key);
+}
+
+/* "bobbin: ABT_<name>=<value> " and the rest, naming the variable as it was
+ * set (ABT_ or ABT_ENV_). */
+static __attribute__((format(printf, 3, 4))) void warn(const char *name, const char *value,
+                                                       const char *rest, ...)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "ABT_%s", name);
+    fprintf(stderr, "bobbin: %s%s=%s ", getenv(key) ? "ABT_" : "ABT_ENV_", name, value);
+    va_list ap;
+    va_start(ap, rest);
+    vfprintf(stderr, rest, ap);
+    va_end(ap);
 }
 
 /* Whether `s` is a decimal number, blanks around it allowed; its value in
@@ -61,12 +77,12 @@ static unsigned long long read_number(const char *name, unsigned long long def,
         return def;
     unsigned long long v;
     if (!parse_number(s, &v)) {
-        fprintf(stderr, "bobbin: ABT_%s=%s is not a number; using %llu\n", name, s, def);
+        warn(name, s, "is not a number; using %llu\n", def);
         return def;
     }
     if (v < min || v > max) {
         unsigned long long used = v < min ? min : max;
-        fprintf(stderr, "bobbin: ABT_%s=%s is out of range; using %llu\n", name, s, used);
+        warn(name, s, "is out of range; using %llu\n", used);
         return used;
     }
     return v;
@@ -136,8 +152,8 @@ static int read_technique(void)
     const char *s = lookup("THREAD_TECHNIQUE");
     int t = s ? bb_technique_of_name(s) : -1;
     if (s && t < 0)
-        fprintf(stderr, "bobbin: ABT_THREAD_TECHNIQUE=%s is not a technique; using %s\n", s,
-                bb_technique_name(BB_TECH_DEFAULT));
+        warn("THREAD_TECHNIQUE", s, "is not a technique; using %s\n",
+             bb_technique_name(BB_TECH_DEFAULT));
     return t < 0 ? BB_TECH_DEFAULT : t;
 }
 
@@ -191,8 +207,8 @@ static void read_affinity(bb_config_t *c)
     if (!is_one_of(s, yes_words)) {
         err = bb_cpu_sets_parse(s, c->cpus, c->num_cpus, &c->rank_cpus);
         if (err == ABT_ERR_INV_ARG)
-            fprintf(stderr, "bobbin: ABT_SET_AFFINITY=%s is not a list of CPU sets; "
-                            "binding each ES to one CPU by rank\n", s);
+            warn("SET_AFFINITY", s, "is not a list of CPU sets; binding each ES to one CPU "
+                                    "by rank\n");
     }
     if (err != ABT_SUCCESS)
         err = bb_cpu_sets_one_each(c->cpus, c->num_cpus, &c->rank_cpus);
@@ -216,7 +232,7 @@ static void read_sched_sleep(bb_config_t *c)
     if (!s)
         return;
     if (!parse_number(s, &v)) {
-        fprintf(stderr, "bobbin: ABT_SCHED_SLEEP_NSEC=%s is not a number; no sleep\n", s);
+        warn("SCHED_SLEEP_NSEC", s, "is not a number; no sleep\n");
         return;
     }
     c->sched_sleep_nsec = read_number("SCHED_SLEEP_NSEC", 0, 0, BB_MAX_SCHED_SLEEP_NSEC);
