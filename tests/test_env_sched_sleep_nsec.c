@@ -121,7 +121,7 @@ int main(void)
 
     setenv("ABT_SCHED_SLEEP_NSEC", "0", 1);
     CHECK(bb_test_init_captured(out, sizeof(out)) > 0);
-    CHECK(strstr(out, "ABT_SCHED_SLEEP_NSEC    : unset") != NULL);
+    CHECK(strstr(out, "ABT_SCHED_SLEEP_NSEC    : off") != NULL);
     expect_query(0, ABT_FALSE);
     CHECK_OK(ABT_finalize());
 

@@ -6,10 +6,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,7 +319,7 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : %" PRIu64 " (idle BASIC, PRIO, RANDWS sleep)\n",
                 c->sched_sleep_nsec);
     else
-        fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : unset (idle BASIC, PRIO, RANDWS yield)\n");
+        fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : off (idle BASIC, PRIO, RANDWS yield)\n");
     fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
     print_affinity(c, out);
     fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
