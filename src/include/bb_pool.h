@@ -190,8 +190,9 @@ int bb_pool_check_access(const bb_pool *pool);
  * its home, or while no scheduler holds it. pool.c. */
 bool bb_pool_touchable_here(const bb_pool *pool);
 
-/* Whether the calling thread may walk a built-in `pool`'s list (the
- * print_all calls, stack dumps): wherever the API lets it pop from the pool
+/* Whether the calling thread may walk `pool`'s units (the print_all calls,
+ * stack dumps): a user pool's through its own code, always; a built-in
+ * one's list wherever the API lets it pop from the pool
  * (bb_pool_check_access), so not on another ES's private pool while that
  * home runs. pool.c. */
 bool bb_pool_walkable_here(const bb_pool *pool);

@@ -123,7 +123,7 @@ int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
     /* A private pool's list takes no lock: only its home ES may walk it
      * while that home runs (anyone else could follow a unit that its home
      * popped, ran and freed meanwhile), as for a push or a pop (section 7). */
-    if (!p->user && !bb_pool_walkable_here(p))
+    if (!bb_pool_walkable_here(p))
         return ABT_ERR_INV_POOL_ACCESS;
     fprintf(fp, "pool %p:\n", (void *)p);
     struct stacks_walk w = {fp};

@@ -436,7 +436,7 @@ static void print_as_thread(void *arg, bb_unit *u)
 static int check_pool_walk(ABT_pool pool, const void *print_fn)
 {
     int err = check_pool_op(pool, print_fn, BB_POOL_CAN_PRINT);
-    if (err == ABT_SUCCESS && !bb_pool_of(pool)->user && !bb_pool_walkable_here(bb_pool_of(pool)))
+    if (err == ABT_SUCCESS && !bb_pool_walkable_here(bb_pool_of(pool)))
         err = ABT_ERR_INV_POOL_ACCESS;
     return err;
 }
@@ -569,7 +569,7 @@ bool bb_pool_touchable_here(const bb_pool *pool)
 
 bool bb_pool_walkable_here(const bb_pool *pool)
 {
-    return bb_pool_check_access(pool) == ABT_SUCCESS;
+    return pool->user || bb_pool_check_access(pool) == ABT_SUCCESS;
 }
 
 /* Never a user pool: its remove takes the unit the pool made for the work
