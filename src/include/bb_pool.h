@@ -48,6 +48,11 @@ typedef struct bb_pool_ops {
      * `u` may be long gone: it is only compared until found in the pool. */
     bool (*take_back)(bb_pool *pool, bb_unit *u, const bb_unit *child);
     bb_unit *(*pop_wait)(bb_pool *pool, double secs, bb_pool_ctx ctx);
+    /* Optional: push `u`, a ULT that blocked while in this pool and that it
+     * counts (num_blocked), and drop that count, as one step: a waker on
+     * another ES then takes a shared pool's lock once, not twice
+     * (bb_unit_make_ready). */
+    void (*push_resumed)(bb_pool *pool, bb_unit *u, bb_pool_ctx ctx);
     void (*for_each)(bb_pool *pool, void (*fn)(void *arg, bb_unit *u), void *arg);
     /* Optional; without them the API loops over pop and push. */
     size_t (*pop_many)(bb_pool *pool, ABT_thread *out, size_t max, bb_pool_ctx ctx);
@@ -82,18 +87,21 @@ typedef struct bb_pool_sleeper {
 typedef struct bb_pool_user bb_pool_user; /* callbacks of a user pool, user.c */
 
 struct bb_pool {
+    /* One cache line: what a push, a pop and a wake-up touch. */
     const bb_pool_ops *ops;
     /* built-in list state */
     bb_unit *head;
     bb_unit *tail;
     size_t size;               /* atomic for readers on other ESs */
     bb_spinlock lock;          /* the list of shared pools, and `sleepers` */
+    uint32_t caps;             /* bb_pool_caps */
     bb_pool_sleeper *sleepers; /* written under lock; atomic for a racy look */
+    long num_blocked;          /* ULTs to come into this pool: its blocked ones, and those
+                                  with a move to it pending (migrate.c); atomic */
+    int access;                /* ABT_pool_access */
     uint32_t sleep_sync;       /* only for bb_pool_sleep_barrier */
     /* bookkeeping */
-    uint32_t caps;             /* bb_pool_caps */
     int kind;                  /* ABT_pool_kind or BB_POOL_KIND_USER */
-    int access;                /* ABT_pool_access */
     bool automatic;            /* freed with the last scheduler that uses it */
     uint32_t num_scheds;       /* schedulers holding this pool; atomic */
     uint32_t leaving;          /* of those, how many are being freed, having found that
@@ -102,8 +110,6 @@ struct bb_pool {
                                   NULL; only compared (bb_sched_attach); atomic */
     bb_unit *incoming;         /* private pools: migrated units left by other ESs, for its
                                   scheduler to push (a stack through bb_unit.next); atomic */
-    long num_blocked;          /* ULTs to come into this pool: its blocked ones, and those
-                                  with a move to it pending (migrate.c); atomic */
     uint64_t id;
     void *data;                /* ABT_pool_set_data */
     bb_pool_user *user;        /* user-defined pools only */
@@ -111,6 +117,8 @@ struct bb_pool {
                                   one of its ABT_units (user.c); atomic */
     bb_pool *live_prev, *live_next; /* the list of pools that exist (pool.c) */
 };
+
+_Static_assert(offsetof(struct bb_pool, sleep_sync) < 64, "a pool's hot fields span two lines");
 
 static inline bb_pool *bb_pool_of(ABT_pool handle)
 {

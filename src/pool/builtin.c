@@ -109,13 +109,41 @@ static bool deque_private_take_back(bb_pool *p, bb_unit *u, const bb_unit *child
 
 /* ---- shared: any number of ESs, one spinlock ---- */
 
-/* Out of line: only a push into a pool with a sleeper gets here. */
-static __attribute__((noinline)) void unlock_and_wake(bb_pool *p)
+/* Out of line: only a push into a pool with a sleeper gets here. Rings one
+ * sleeper, and a second one if `and_another`. */
+static __attribute__((noinline)) void unlock_and_wake(bb_pool *p, bool and_another)
 {
     bb_pool_sleeper *s = bb_pool_take_sleeper_locked(p);
+    bb_pool_sleeper *t = and_another && s ? bb_pool_take_sleeper_locked(p) : NULL;
     bb_spin_unlock(&p->lock);
     if (s)
         bb_pool_ring_sleeper(s);
+    if (t)
+        bb_pool_ring_sleeper(t);
+}
+
+/* A unit is in: let go of the lock, and wake a sleeper if there is one. */
+static inline void unlock_after_push(bb_pool *p)
+{
+    if (p->sleepers)
+        unlock_and_wake(p, false);
+    else
+        bb_spin_unlock(&p->lock);
+}
+
+/* After the push of a ULT that `p` counted as blocked, under the same lock
+ * (bb_pool_ops.push_resumed): the count drops after the push, so that nobody
+ * sees the unit neither counted nor queued (bb_pool_is_drained). If it drops
+ * to zero, a second sleeper is woken, as bb_unit_uncount_blocked would: the
+ * first may be a caller of ABT_pool_pop_wait that takes the unit, while a
+ * scheduler waits for the pool to drain so that it can finish. */
+static inline void unlock_after_resume(bb_pool *p)
+{
+    bool drained_of_blocked = __atomic_sub_fetch(&p->num_blocked, 1, __ATOMIC_ACQ_REL) == 0;
+    if (p->sleepers)
+        unlock_and_wake(p, drained_of_blocked);
+    else
+        bb_spin_unlock(&p->lock);
 }
 
 static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
@@ -124,11 +152,16 @@ static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
     bb_spin_lock(&p->lock);
     list_push_tail(p, u);
     list_mark_in(p, u);
-    if (p->sleepers) {
-        unlock_and_wake(p);
-        return;
-    }
-    bb_spin_unlock(&p->lock);
+    unlock_after_push(p);
+}
+
+static void fifo_shared_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    (void)ctx;
+    bb_spin_lock(&p->lock);
+    list_push_tail(p, u);
+    list_mark_in(p, u);
+    unlock_after_resume(p);
 }
 
 static bb_unit *fifo_shared_pop(bb_pool *p, bb_pool_ctx ctx)
@@ -149,11 +182,15 @@ static void deque_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
     bb_spin_lock(&p->lock);
     deque_private_push(p, u, ctx);
     list_mark_in(p, u);
-    if (p->sleepers) {
-        unlock_and_wake(p);
-        return;
-    }
-    bb_spin_unlock(&p->lock);
+    unlock_after_push(p);
+}
+
+static void deque_shared_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    bb_spin_lock(&p->lock);
+    deque_private_push(p, u, ctx);
+    list_mark_in(p, u);
+    unlock_after_resume(p);
 }
 
 static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
@@ -200,21 +237,26 @@ static bool deque_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
     return shared_take_back_at(p, u, child, pushes_at_head(ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO));
 }
 
-#define BUILTIN_OPS(push_fn, pop_fn, remove_fn, take_back_fn)                             \
+#define BUILTIN_OPS(push_fn, pop_fn, remove_fn, take_back_fn, push_resumed_fn)            \
     {                                                                                      \
         .push = push_fn, .pop = pop_fn, .is_empty = list_is_empty, .size = list_size,     \
         .remove = remove_fn, .take_back = take_back_fn,                                    \
-        .pop_wait = bb_pool_pop_wait_generic, .for_each = for_each_locked, .destroy = NULL \
+        .pop_wait = bb_pool_pop_wait_generic, .push_resumed = push_resumed_fn,             \
+        .for_each = for_each_locked, .destroy = NULL                                       \
     }
 
+/* A private pool's waker is on its home ES (switch.c, make_ready_here): the
+ * separate uncount takes an uncontended lock, and its list needs none. */
 static const bb_pool_ops fifo_private = BUILTIN_OPS(fifo_private_push, fifo_private_pop,
-                                                    private_remove, fifo_private_take_back);
-static const bb_pool_ops fifo_shared = BUILTIN_OPS(fifo_shared_push, fifo_shared_pop,
-                                                   shared_remove, fifo_shared_take_back);
+                                                    private_remove, fifo_private_take_back, NULL);
+static const bb_pool_ops fifo_shared =
+    BUILTIN_OPS(fifo_shared_push, fifo_shared_pop, shared_remove, fifo_shared_take_back,
+                fifo_shared_push_resumed);
 static const bb_pool_ops deque_private = BUILTIN_OPS(deque_private_push, deque_private_pop,
-                                                     private_remove, deque_private_take_back);
-static const bb_pool_ops deque_shared = BUILTIN_OPS(deque_shared_push, deque_shared_pop,
-                                                    shared_remove, deque_shared_take_back);
+                                                     private_remove, deque_private_take_back, NULL);
+static const bb_pool_ops deque_shared =
+    BUILTIN_OPS(deque_shared_push, deque_shared_pop, shared_remove, deque_shared_take_back,
+                deque_shared_push_resumed);
 
 static const uint32_t builtin_caps =
     BB_POOL_CAN_SIZE | BB_POOL_CAN_REMOVE | BB_POOL_CAN_POP_WAIT | BB_POOL_CAN_PRINT;

@@ -937,12 +937,18 @@ void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
 }
 
 /* The blocked count drops only after the push, so that a scheduler never
- * sees the unit neither blocked nor queued and stops too early. */
+ * sees the unit neither blocked nor queued and stops too early. Back into
+ * the shared built-in pool it blocked in, both happen under one hold of the
+ * pool's lock (push_resumed). */
 static void make_ready_here(bb_unit *u)
 {
     bb_pool *was = u->blocked_in;
     u->blocked_in = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
+    if (was && was == u->pool && was->ops->push_resumed && !has_pending_migration(u)) {
+        was->ops->push_resumed(was, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
+        return;
+    }
     bb_pool *now = push_ready(u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
     if (was)
         bb_unit_uncount_blocked(was, now);
