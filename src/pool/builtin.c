@@ -245,8 +245,9 @@ static bool deque_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
         .for_each = for_each_locked, .destroy = NULL                                       \
     }
 
-/* A private pool's waker is on its home ES (switch.c, make_ready_here): the
- * separate uncount takes an uncontended lock, and its list needs none. */
+/* A woken ULT of a private pool is pushed where the pool is popped
+ * (switch.c, make_ready_here): nobody contends for the lock of the
+ * separate uncount, so private pools need no push_resumed. */
 static const bb_pool_ops fifo_private = BUILTIN_OPS(fifo_private_push, fifo_private_pop,
                                                     private_remove, fifo_private_take_back, NULL);
 static const bb_pool_ops fifo_shared =
