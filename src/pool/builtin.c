@@ -146,22 +146,40 @@ static inline void unlock_after_resume(bb_pool *p)
         bb_spin_unlock(&p->lock);
 }
 
+/* `deque` and `resumed` are constants: the push of a RANDWS pool, and that
+ * of bb_pool_ops.push_resumed. */
+static inline void shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, bool resumed)
+{
+    bb_spin_lock(&p->lock);
+    if (deque)
+        deque_private_push(p, u, ctx);
+    else
+        list_push_tail(p, u);
+    list_mark_in(p, u);
+    if (resumed)
+        unlock_after_resume(p);
+    else
+        unlock_after_push(p);
+}
+
 static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
-    (void)ctx;
-    bb_spin_lock(&p->lock);
-    list_push_tail(p, u);
-    list_mark_in(p, u);
-    unlock_after_push(p);
+    shared_push(p, u, ctx, false, false);
 }
 
 static void fifo_shared_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
-    (void)ctx;
-    bb_spin_lock(&p->lock);
-    list_push_tail(p, u);
-    list_mark_in(p, u);
-    unlock_after_resume(p);
+    shared_push(p, u, ctx, false, true);
+}
+
+static void deque_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    shared_push(p, u, ctx, true, false);
+}
+
+static void deque_shared_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    shared_push(p, u, ctx, true, true);
 }
 
 static bb_unit *fifo_shared_pop(bb_pool *p, bb_pool_ctx ctx)
@@ -175,22 +193,6 @@ static bb_unit *fifo_shared_pop(bb_pool *p, bb_pool_ctx ctx)
         list_mark_out(u);
     bb_spin_unlock(&p->lock);
     return u;
-}
-
-static void deque_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
-{
-    bb_spin_lock(&p->lock);
-    deque_private_push(p, u, ctx);
-    list_mark_in(p, u);
-    unlock_after_push(p);
-}
-
-static void deque_shared_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
-{
-    bb_spin_lock(&p->lock);
-    deque_private_push(p, u, ctx);
-    list_mark_in(p, u);
-    unlock_after_resume(p);
 }
 
 static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
