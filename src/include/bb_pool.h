@@ -81,6 +81,8 @@ typedef struct bb_pool_sleeper {
     struct bb_pool_sleeper *prev;
     bb_bell *bell;
     bool linked;               /* under the pool's lock */
+    bool sched;                /* a scheduler's: it may wait for the pool's blocked
+                                  units to come back before it stops */
     uint32_t ringing;          /* pushers that unlinked it and are ringing its bell; atomic */
 } bb_pool_sleeper;
 
@@ -271,6 +273,7 @@ int bb_pool_id_if_live(const bb_pool *pool);
 void bb_pool_add_sleeper(bb_pool *pool, bb_pool_sleeper *s, bb_bell *bell);
 void bb_pool_remove_sleeper(bb_pool *pool, bb_pool_sleeper *s);
 bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool);
+bb_pool_sleeper *bb_pool_take_drain_sleeper_locked(bb_pool *pool);
 void bb_pool_ring_sleeper(bb_pool_sleeper *s);
 void bb_pool_wake_one(bb_pool *pool);
 bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx);

@@ -110,11 +110,12 @@ static bool deque_private_take_back(bb_pool *p, bb_unit *u, const bb_unit *child
 /* ---- shared: any number of ESs, one spinlock ---- */
 
 /* Out of line: only a push into a pool with a sleeper gets here. Rings one
- * sleeper, and a second one if `and_another`. */
+ * sleeper, and if `and_another` a second one, a scheduler's if one sleeps
+ * (see bb_pool_take_drain_sleeper_locked). */
 static __attribute__((noinline)) void unlock_and_wake(bb_pool *p, bool and_another)
 {
     bb_pool_sleeper *s = bb_pool_take_sleeper_locked(p);
-    bb_pool_sleeper *t = and_another && s ? bb_pool_take_sleeper_locked(p) : NULL;
+    bb_pool_sleeper *t = and_another && s ? bb_pool_take_drain_sleeper_locked(p) : NULL;
     bb_spin_unlock(&p->lock);
     if (s)
         bb_pool_ring_sleeper(s);

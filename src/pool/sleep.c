@@ -99,6 +99,32 @@ bb_pool_sleeper *bb_pool_take_sleeper_locked(bb_pool *pool)
     return NULL;
 }
 
+/* As bb_pool_take_sleeper_locked, for a wake-up that tells that the pool's
+ * blocked count dropped (to zero, or for a unit that went elsewhere): what
+ * it concerns is a scheduler asked to finish, which sleeps until nothing is
+ * left to come (bb_pool_is_drained). Callers of ABT_pool_pop_wait gain
+ * nothing from it: rung first, one of them would take the ring and sleep
+ * again, and the scheduler would sleep on, its ES never joined. So a
+ * scheduler's node is taken first; the others stay linked. Only without
+ * one does the first sleeper get it (a user's scheduler may wait in
+ * ABT_pool_pop_wait). */
+bb_pool_sleeper *bb_pool_take_drain_sleeper_locked(bb_pool *pool)
+{
+    bb_pool_sleeper *s = pool->sleepers;
+    while (s) {
+        bb_pool_sleeper *next = s->next;
+        if (s->sched) {
+            unlink_sleeper(pool, s);
+            if (bb_bell_take_arm(s->bell)) {
+                bb_fetch_add_relaxed(&s->ringing, 1u);
+                return s;
+            }
+        }
+        s = next;
+    }
+    return bb_pool_take_sleeper_locked(pool);
+}
+
 void bb_pool_ring_sleeper(bb_pool_sleeper *s)
 {
     bb_bell_ring(s->bell);

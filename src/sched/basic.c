@@ -208,6 +208,8 @@ static void sleep_until_work(bb_sched *s, bb_idle *idle)
             back_off(s, idle); /* no memory to sleep with: poll */
             return;
         }
+        for (int i = 0; i < s->num_pools; i++)
+            s->sleepers[i].sched = true;
     }
     bb_mem_cache_lend(bb_self_mem_cache());
     bb_bell_arm(s->bell, 1);

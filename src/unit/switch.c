@@ -930,7 +930,7 @@ void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
     long left = __atomic_sub_fetch(&was->num_blocked, 1, __ATOMIC_ACQ_REL);
     bool may_finish = was != now || left == 0; /* no user callback under the lock */
     if (may_finish && bb_pool_can(was, BB_POOL_WAKES_SLEEPERS))
-        s = bb_pool_take_sleeper_locked(was);
+        s = bb_pool_take_drain_sleeper_locked(was); /* for a scheduler, not a popper */
     bb_spin_unlock(&was->lock);
     if (s)
         bb_pool_ring_sleeper(s);
