@@ -69,7 +69,8 @@ static void join_with_poppers(ABT_xstream es, int npoppers, void *release)
     CHECK_EQ(pthread_create(&rt, NULL, releaser, release), 0);
     double t0 = ABT_get_wtime();
     CHECK_OK(ABT_xstream_join(es)); /* hung here */
-    CHECK(ABT_get_wtime() - t0 < 1.5); /* not only when the poppers gave up */
+    if (!bb_test_is_slow_run()) /* there, 1.5 s may pass anyway */
+        CHECK(ABT_get_wtime() - t0 < 1.5); /* not only when the poppers gave up */
     CHECK_EQ(pthread_join(rt, NULL), 0);
     for (int i = 0; i < npoppers; i++) {
         CHECK_EQ(pthread_join(pt[i], NULL), 0);
