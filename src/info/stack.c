@@ -25,9 +25,13 @@ static bool raw_dump_wanted(void)
     return !bb_is_up() || bb_rt.config.print_raw_stack;
 }
 
-/* Reads another ULT's stack, which sanitizers see as somebody else's memory. */
-__attribute__((no_sanitize_address)) static void dump(FILE *fp, const char *from, const char *end,
-                                                      int indent)
+/* Reads another ULT's stack, which sanitizers see as somebody else's memory:
+ * AddressSanitizer its redzones, ThreadSanitizer a race with whichever
+ * running unit writes a local that lives there (a pointer to a local handed
+ * to another unit, as create_to and fork-join arguments are). The dump is a
+ * snapshot that may be torn, by design, not a race of the program's. */
+__attribute__((no_sanitize_address, no_sanitize_thread)) static void
+dump(FILE *fp, const char *from, const char *end, int indent)
 {
     bool in_zero_run = false;
     for (const char *line = from; line + LINE_BYTES <= end; line += LINE_BYTES) {
