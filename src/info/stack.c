@@ -25,19 +25,25 @@ static bool raw_dump_wanted(void)
     return !bb_is_up() || bb_rt.config.print_raw_stack;
 }
 
-/* Reads another ULT's stack, which sanitizers see as somebody else's memory:
+/* Reads another ULT's stack, which the tools see as somebody else's memory:
  * AddressSanitizer its redzones, ThreadSanitizer a race with whichever
  * running unit writes a local that lives there (a pointer to a local handed
- * to another unit, as create_to and fork-join arguments are). The dump is a
- * snapshot that may be torn, by design, not a race of the program's. */
+ * to another unit, as create_to and fork-join arguments are), valgrind
+ * (below) its unaddressable part. The dump is a snapshot that may be torn,
+ * by design, not a race or a bad read of the program's. */
 __attribute__((no_sanitize_address, no_sanitize_thread)) static void
 dump(FILE *fp, const char *from, const char *end, int indent)
 {
     bool in_zero_run = false;
     for (const char *line = from; line + LINE_BYTES <= end; line += LINE_BYTES) {
         uint64_t w[LINE_BYTES / 8];
+        /* A running ULT's stack is dumped from its lowest address, and
+         * memcheck holds what lies below its stack pointer unaddressable:
+         * those reads are the dump's, not errors of the program. */
+        VALGRIND_DISABLE_ERROR_REPORTING;
         for (int i = 0; i < LINE_BYTES / 8; i++)
             w[i] = ((const volatile uint64_t *)(const void *)line)[i];
+        VALGRIND_ENABLE_ERROR_REPORTING;
         /* Stack words may never have been written: this copy is shown as
          * it is, which valgrind's memcheck must not call a use. */
         VALGRIND_MAKE_MEM_DEFINED(w, sizeof(w));
