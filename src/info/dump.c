@@ -130,13 +130,16 @@ static void print_dump(FILE *fp)
     fflush(fp);
 }
 
-/* Every other ES's main scheduler: ring it, in case it sleeps. */
+/* Every other ES's main scheduler: ring it, in case it sleeps. Under the
+ * ES's scheduler lock (bb_xstream_ring_main_sched), not just the table's:
+ * a ULT on that ES may be replacing its main scheduler meanwhile, and the
+ * replaced one is freed once it has drained its pools. */
 static void wake_all(bb_xstream *self)
 {
     for (int r = 0; r < bb_rt.xstreams_cap; r++) {
         bb_xstream *es = bb_rt.xstreams[r];
-        if (es && es != self && es->main_sched)
-            bb_bell_ring(es->main_sched->bell);
+        if (es && es != self)
+            bb_xstream_ring_main_sched(es);
     }
 }
 
