@@ -20,6 +20,7 @@
  */
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "bb_info.h"
@@ -71,15 +72,14 @@ static void print_time(FILE *fp, const char *what)
     fprintf(fp, "=== %s of the stack dump of all ULTs in pools: %s ===\n", what, text);
 }
 
-static bool printed_before(bb_xstream *es_upto, int rank_upto, int pool_index, bb_pool *p)
+/* `scheds[r]`: the main scheduler of the ES of rank r, or NULL. */
+static bool printed_before(bb_sched **scheds, int rank_upto, int pool_index, bb_pool *p)
 {
     for (int r = 0; r <= rank_upto; r++) {
-        bb_xstream *es = bb_rt.xstreams[r];
-        if (!es || !es->main_sched)
-            continue;
-        int n = es == es_upto ? pool_index : es->main_sched->num_pools;
+        bb_sched *s = scheds[r];
+        int n = !s ? 0 : r == rank_upto ? pool_index : s->num_pools;
         for (int i = 0; i < n; i++)
-            if (es->main_sched->pools[i] == p)
+            if (s->pools[i] == p)
                 return true;
     }
     return false;
@@ -97,25 +97,48 @@ static bool walkable(const bb_pool *p)
                     bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED);
 }
 
+/* Each ES's main scheduler, pinned: after a dump that timed out, an ES that
+ * did not stop may be replacing it, and a replaced scheduler is freed once
+ * it has drained its pools. NULL without memory. */
+static bb_sched **pin_main_scheds(void)
+{
+    bb_sched **scheds = calloc((size_t)bb_rt.xstreams_cap + 1, sizeof(*scheds));
+    for (int r = 0; scheds && r < bb_rt.xstreams_cap; r++)
+        if (bb_rt.xstreams[r])
+            scheds[r] = bb_xstream_pin_main_sched(bb_rt.xstreams[r]);
+    return scheds;
+}
+
+static void unpin_main_scheds(bb_sched **scheds)
+{
+    for (int r = 0; r < bb_rt.xstreams_cap; r++)
+        if (scheds[r])
+            bb_sched_unpin(scheds[r]);
+    free(scheds);
+}
+
 static void print_dump(FILE *fp)
 {
     print_time(fp, "start");
+    bb_sched **scheds = pin_main_scheds();
+    if (!scheds) {
+        fprintf(fp, "bobbin: stack dump: no memory\n");
+        return;
+    }
     for (int r = 0; r < bb_rt.xstreams_cap; r++) {
         bb_xstream *es = bb_rt.xstreams[r];
         if (!es)
             continue;
-        bb_sched *s = es->main_sched;
+        bb_sched *s = scheds[r];
         fprintf(fp, "xstream %d (%p): main sched %p\n", r, (void *)es, (void *)s);
         for (int i = 0; s && i < s->num_pools; i++)
             fprintf(fp, "  pool %d: %p\n", i, (void *)s->pools[i]);
     }
     for (int r = 0; r < bb_rt.xstreams_cap; r++) {
-        bb_xstream *es = bb_rt.xstreams[r];
-        if (!es || !es->main_sched)
-            continue;
-        for (int i = 0; i < es->main_sched->num_pools; i++) {
-            bb_pool *p = es->main_sched->pools[i];
-            if (printed_before(es, r, i, p))
+        bb_sched *s = scheds[r];
+        for (int i = 0; s && i < s->num_pools; i++) {
+            bb_pool *p = s->pools[i];
+            if (printed_before(scheds, r, i, p))
                 continue; /* a pool shared by several ESs is printed once */
             if (!walkable(p)) {
                 fprintf(fp, "pool %p: private, its ES did not stop: not printed\n", (void *)p);
@@ -126,6 +149,7 @@ static void print_dump(FILE *fp)
                 fprintf(fp, "pool %p: cannot print its units (error %d)\n", (void *)p, err);
         }
     }
+    unpin_main_scheds(scheds);
     print_time(fp, "end");
     fflush(fp);
 }
