@@ -550,12 +550,26 @@ void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
     hand_over(self, target, publish_suspended);
 }
 
-void bb_ult_exit_to(bb_unit *self, bb_unit *target)
+static inline void count_end(bb_xstream *es, bool deviated);
+static inline __attribute__((always_inline, noreturn)) void leave_for_good(bb_unit *self,
+                                                                          bb_ctx_fn then);
+
+/* bb_ult_exit_to, with the end counted already. */
+static __attribute__((noreturn)) void exit_to(bb_unit *self, bb_unit *target)
 {
     if (__builtin_expect(has_requests(target), 0) && !serve_target_requests(target))
-        bb_ult_exit(self); /* as ABT_thread_exit */
+        leave_for_good(self, finish_exited); /* as ABT_thread_exit */
     adopt(self, target);
     bb_switch_exit(self, target, finish_exited, self);
+}
+
+/* A ULT that exits before its function returns counts as ended, and as
+ * deviated: it leaves by a switch, never by a return (under SC its
+ * scheduler restarts), so auto must see it as such. */
+void bb_ult_exit_to(bb_unit *self, bb_unit *target)
+{
+    count_end(bb_self_xstream(), true);
+    exit_to(self, target);
 }
 
 void bb_ult_suspend(bb_unit *self)
@@ -611,6 +625,7 @@ static inline __attribute__((always_inline, noreturn)) void leave_for_good(bb_un
 
 void bb_ult_exit(bb_unit *self)
 {
+    count_end(bb_self_xstream(), true); /* see bb_ult_exit_to */
     leave_for_good(self, finish_exited);
 }
 
@@ -851,7 +866,7 @@ static void run_child_first(void *arg)
         leave_for_good(self, finish_exited);
     if (called && !self->ctx)
         return; /* C-RoC: the creator finishes it (bb_ult_run_child_first) */
-    bb_ult_exit_to(self, creator);
+    exit_to(self, creator);
 }
 
 void bb_ult_run_child_first(bb_unit *self, bb_unit *child, bb_pool_ctx push_ctx)
