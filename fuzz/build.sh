@@ -1,6 +1,6 @@
 #!/bin/sh
 # fuzz/build.sh NAME BUILD_DIR OUT [extra cflags]
-#   builds fuzz/NAME.c (fuzz_life or fuzz_sched) against BUILD_DIR's libabt;
+#   builds fuzz/NAME.c (fuzz_life, fuzz_sched, fuzz_sync or fuzz_tech) against BUILD_DIR's libabt;
 #   for a sanitizer build add its flag, e.g.
 #   fuzz/build.sh fuzz_life build-asan /tmp/fl_asan -fsanitize=address,undefined
 set -e
