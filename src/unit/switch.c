@@ -550,28 +550,6 @@ void bb_ult_suspend_to(bb_unit *self, bb_unit *target)
     hand_over(self, target, publish_suspended);
 }
 
-static inline void count_end(bb_xstream *es, bool deviated);
-static inline __attribute__((always_inline, noreturn)) void leave_for_good(bb_unit *self,
-                                                                          bb_ctx_fn then);
-
-/* bb_ult_exit_to, with the end counted already. */
-static __attribute__((noreturn)) void exit_to(bb_unit *self, bb_unit *target)
-{
-    if (__builtin_expect(has_requests(target), 0) && !serve_target_requests(target))
-        leave_for_good(self, finish_exited); /* as ABT_thread_exit */
-    adopt(self, target);
-    bb_switch_exit(self, target, finish_exited, self);
-}
-
-/* A ULT that exits before its function returns counts as ended, and as
- * deviated: it leaves by a switch, never by a return (under SC its
- * scheduler restarts), so auto must see it as such. */
-void bb_ult_exit_to(bb_unit *self, bb_unit *target)
-{
-    count_end(bb_self_xstream(), true);
-    exit_to(self, target);
-}
-
 void bb_ult_suspend(bb_unit *self)
 {
     prepare_suspend(self, true);
@@ -612,6 +590,19 @@ void bb_ult_block_on_join(bb_unit *self, bb_unit *target)
     switch_to_parent(self, register_joiner, &j);
 }
 
+_Static_assert(BB_ADAPT_WINDOW == 256, "count_end finds a window's end by a byte's wrap");
+
+/* A ULT ends on `es`; it deviated if its context was ever saved. Counted
+ * for the share ABT_info_print_xstream shows and for auto's choice; one
+ * writer, the ES (others only peek). */
+static inline void count_end(bb_xstream *es, bool deviated)
+{
+    if (deviated)
+        bb_owned_add(&es->ults_deviated, 1);
+    if (__builtin_expect(bb_owned_inc_wraps_byte(&es->ults_ended), 0) && es->adaptive)
+        bb_technique_adapt(es); /* wherever ULTs run: scheduler or join bypass */
+}
+
 /* A finished ULT hands its ES back to its parent, saving nothing; `then`
  * terminates it there. */
 static inline __attribute__((always_inline, noreturn)) void leave_for_good(bb_unit *self,
@@ -627,6 +618,24 @@ void bb_ult_exit(bb_unit *self)
 {
     count_end(bb_self_xstream(), true); /* see bb_ult_exit_to */
     leave_for_good(self, finish_exited);
+}
+
+/* bb_ult_exit_to, with the end counted already. */
+static __attribute__((noreturn)) void exit_to(bb_unit *self, bb_unit *target)
+{
+    if (__builtin_expect(has_requests(target), 0) && !serve_target_requests(target))
+        leave_for_good(self, finish_exited); /* as ABT_thread_exit */
+    adopt(self, target);
+    bb_switch_exit(self, target, finish_exited, self);
+}
+
+/* A ULT that exits before its function returns counts as ended, and as
+ * deviated: it leaves by a switch, never by a return (under SC its
+ * scheduler restarts), so auto must see it as such. */
+void bb_ult_exit_to(bb_unit *self, bb_unit *target)
+{
+    count_end(bb_self_xstream(), true);
+    exit_to(self, target);
 }
 
 static void finish_cancelled(void *arg)
@@ -650,19 +659,6 @@ static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
 }
 
 /* ---- starting and finishing a ULT (the steps of bb_technique.h) ----------- */
-
-_Static_assert(BB_ADAPT_WINDOW == 256, "count_end finds a window's end by a byte's wrap");
-
-/* A ULT ends on `es`; it deviated if its context was ever saved. Counted
- * for the share ABT_info_print_xstream shows and for auto's choice; one
- * writer, the ES (others only peek). */
-static inline void count_end(bb_xstream *es, bool deviated)
-{
-    if (deviated)
-        bb_owned_add(&es->ults_deviated, 1);
-    if (__builtin_expect(bb_owned_inc_wraps_byte(&es->ults_ended), 0) && es->adaptive)
-        bb_technique_adapt(es); /* wherever ULTs run: scheduler or join bypass */
-}
 
 /* First code of every ULT, on its own stack (see bb_switch). */
 void bb_ult_start(void *arg)
