@@ -820,16 +820,24 @@ static void with_phase(int k, uint64_t *s, int op)
     atomic_fetch_sub(&ph->users, 1);
 }
 
+/* A phase of `n` records whose waits never block: its eventual is set and
+ * its flag raised from the start. */
+static void open_settled_phase(phase *ph, int n)
+{
+    *ph = (phase){0};
+    ph->n = n;
+    ph->r = calloc((size_t)n, sizeof(rec));
+    OK(ABT_eventual_create(0, &ph->ev));
+    OK(ABT_mutex_create(&ph->m));
+    OK(ABT_cond_create(&ph->c));
+    ph->flag = 1;
+    OK(ABT_eventual_set(ph->ev, NULL, 0));
+}
+
 static void batch_in(ABT_pool p, uint64_t *s, int n, const char *what)
 {
-    phase ph = {0};
-    ph.n = n;
-    ph.r = calloc((size_t)n, sizeof(rec));
-    OK(ABT_eventual_create(0, &ph.ev));
-    OK(ABT_mutex_create(&ph.m));
-    OK(ABT_cond_create(&ph.c));
-    ph.flag = 1;
-    OK(ABT_eventual_set(ph.ev, NULL, 0));
+    phase ph;
+    open_settled_phase(&ph, n);
     int dev = rnd(s, 2) ? 100 : 0;
     for (int k = 0; k < n; k++) {
         rec *r = &ph.r[k];
@@ -899,15 +907,9 @@ static void chaos(void *arg)
             OK(ABT_sched_create_basic(ABT_SCHED_BASIC, 1, &p, ABT_SCHED_CONFIG_NULL, &sch));
             int k = rnd(&s, nes);
             /* units first: the stacked scheduler ends once its pool is drained */
-            phase ph = {0};
+            phase ph;
             int n = (100 + rnd(&s, 1500)) / scale_div;
-            ph.n = n;
-            ph.r = calloc((size_t)n, sizeof(rec));
-            OK(ABT_eventual_create(0, &ph.ev));
-            OK(ABT_mutex_create(&ph.m));
-            OK(ABT_cond_create(&ph.c));
-            ph.flag = 1;
-            OK(ABT_eventual_set(ph.ev, NULL, 0));
+            open_settled_phase(&ph, n);
             int dev = rnd(&s, 101);
             for (int j = 0; j < n; j++) {
                 rec *r = &ph.r[j];
