@@ -13,8 +13,8 @@
  *
  * ThreadSanitizer keeps a shadow stack and a clock per fiber. A ULT with a
  * stack of its own gets a fiber when it is first switched to, destroyed when
- * its memory is released; a unit on its OS thread's stack uses that thread's
- * fiber. Switches synchronize (the unit switched to sees what the one
+ * it leaves its context for good (or its memory is released first); a unit
+ * on its OS thread's stack uses that thread's fiber. Switches synchronize (the unit switched to sees what the one
  * switched from did), as a context switch does.
  *
  * Valgrind's memory-tracking tools must know which memory is a stack, or a
@@ -113,6 +113,20 @@ static inline __attribute__((always_inline)) void tsan_switch(bb_unit *from, bb_
     __tsan_switch_to_fiber(to->fiber.tsan, 0);
 }
 
+/* A unit leaving its context for good gives its fiber back at once, not
+ * when its memory is released: TSan counts fibers among its threads, of
+ * which it allows only a few thousand (8,128 with GCC 12), and a program
+ * may keep many finished ULTs before freeing them. Called after the switch
+ * has made `to`'s fiber the current one; only fibers made here. A unit that
+ * runs again (revived, a restarted scheduler) gets a new one. */
+static void tsan_forget_exited(bb_unit *from)
+{
+    if (from->stack && from->fiber.tsan) {
+        __tsan_destroy_fiber(from->fiber.tsan);
+        from->fiber.tsan = NULL;
+    }
+}
+
 /* ---- valgrind ----------------------------------------------------------------- */
 
 static void valgrind_register(bb_unit *to)
@@ -159,6 +173,8 @@ void bb_fibers_exit(bb_unit *from, bb_unit *to, bb_ctx_fn fn, void *arg)
         bb_ult_ensure_stack(to); /* before the tools are told of it */
     void *fn_arg;
     bb_ctx_fn landing = before_jump(from, to, fn, arg, true, &fn_arg);
+    if (bb_fiber_tools.tsan)
+        tsan_forget_exited(from);
     bb_ctx_exit(to->ctx ? to->ctx : bb_unit_fresh_context(to), landing, fn_arg);
 }
 
