@@ -650,7 +650,15 @@ static void finish_cancelled(void *arg)
 static __attribute__((noinline)) void serve_requests_at_start(bb_unit *self)
 {
     uint32_t req = bb_load_relaxed(&self->requests);
-    if (req & BB_REQ_CANCEL) {
+    /* A tool that hears RUN has heard it for this start already
+     * (announce_run, adopt: a cancel that came after the checks before
+     * them, e.g. from the RUN callback itself). Ending the unit now would
+     * follow that RUN with a CANCEL and no FINISH, which a tool takes for a
+     * run that never ends. So the unit runs, as in Argobots, which looks
+     * for a cancel only before it reports RUN, and its next scheduling
+     * point serves the cancel. (The chains of join_many, which report no
+     * RUN, exist only while no tool is registered.) */
+    if ((req & BB_REQ_CANCEL) && !bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN)) {
         BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_CANCEL, NULL, NULL, NULL, 0, NULL);
         leave_for_good(self, finish_cancelled);
     }
