@@ -76,11 +76,14 @@ int ABT_tool_register_thread_callback(ABT_tool_thread_callback_fn cb_func, uint6
     return ABT_SUCCESS;
 }
 
-/* How many schedulers deep the unit runs: 1 on a main scheduler. */
+/* How many units deep the unit runs: 1 on a main scheduler (which has no
+ * parent). Every parent counts, as in Argobots, not only schedulers: a unit
+ * that a plain ULT runs (ABT_self_schedule, the join bypass) runs under that
+ * ULT and its scheduler, 2 deep; counting schedulers only gave 0 there. */
 static int stack_depth(const bb_unit *parent)
 {
     int depth = 0;
-    for (const bb_unit *p = parent; p && (p->flags & BB_UNIT_SCHED) && depth < 64; p = p->parent)
+    for (const bb_unit *p = parent; p && depth < 64; p = p->parent)
         depth++;
     return depth;
 }
