@@ -317,6 +317,15 @@ void bb_unit_release_memory(bb_unit *u); /* without the FREE tool event */
 void bb_unit_wake_joiner(uintptr_t waiter);
 void bb_unit_drop_migration(bb_unit *u); /* migrate.c */
 
+/* The argument a unit's function gets when it starts. ABT_thread_set_arg
+ * may store a new one (atomically) from any thread while another ES starts
+ * the unit, so it is read atomically too: a plain read raced that store
+ * (ThreadSanitizer). Relaxed: the same load instruction. */
+static inline void *bb_unit_start_arg(const bb_unit *u)
+{
+    return bb_load_relaxed(&u->arg);
+}
+
 /* A unit whose state reads TERMINATED goes to whoever joins it, or, unnamed,
  * back to memory. After the exchange, the unit belongs to its joiner. */
 static inline void bb_unit_hand_over_end(bb_unit *u)

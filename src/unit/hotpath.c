@@ -321,7 +321,7 @@ bool bb_join_bypass(bb_unit *self, bb_unit *u)
     } else {
         /* On the joiner's stack: an exception escaping the tasklet must not
          * reach the joiner (outermost.c). */
-        bb_call_outermost(u->func, u->arg);
+        bb_call_outermost(u->func, bb_unit_start_arg(u));
         bb_store_relaxed(&es->current, self);
         bb_unit_terminate(u);
     }

@@ -223,7 +223,7 @@ static inline bool has_requests(bb_unit *u)
 static __attribute__((noinline)) void run_tasklet_watched(bb_unit *sched_unit, bb_unit *u)
 {
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
-    u->func(u->arg);
+    u->func(bb_unit_start_arg(u));
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
 }
 
@@ -237,7 +237,7 @@ static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
     if (__builtin_expect(bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH), 0))
         run_tasklet_watched(sched_unit, u);
     else
-        u->func(u->arg);
+        u->func(bb_unit_start_arg(u));
     bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
     bb_unit_end_tasklet(u);
 }
@@ -674,7 +674,7 @@ void bb_ult_start(void *arg)
     bb_unit *self = arg;
     if (__builtin_expect(bb_unit_has_requests(self), 0))
         serve_requests_at_start(self);
-    self->func(self->arg);
+    self->func(bb_unit_start_arg(self));
     count_end(bb_self_xstream(), self->ctx != NULL);
     leave_for_good(self, finish_exited);
 }
@@ -747,7 +747,7 @@ run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u, const sched_loan 
 {
     bb_store_relaxed(&u->stack, loan->stack); /* ABT_thread_get_stack may look */
     u->lent_stack = loan->flags;
-    u->func(u->arg);
+    u->func(bb_unit_start_arg(u));
     if (u->ctx) /* deviated: this is its own stack now, maybe on another ES */
         end_deviated(u);
     /* A ULT's floating-point control stays its own, as after a switch: the
@@ -799,7 +799,7 @@ void bb_ult_called(void *arg)
     bb_unit *self = arg;
     if (__builtin_expect(bb_unit_has_requests(self), 0))
         serve_requests_at_start(self);
-    self->func(self->arg);
+    self->func(bb_unit_start_arg(self));
     if (self->ctx)
         end_deviated(self);
     /* else the caller counts it */
@@ -862,7 +862,7 @@ static void run_child_first(void *arg)
     bb_pool *pool = expose_creator(creator, start->push_ctx);
     if (__builtin_expect(bb_unit_has_requests(self), 0))
         serve_requests_at_start(self);
-    self->func(self->arg);
+    self->func(bb_unit_start_arg(self));
     bb_xstream *es = bb_self_xstream();
     bool resumes_creator = take_back(es, pool, creator, self);
     count_end(es, self->ctx != NULL || !resumes_creator);
