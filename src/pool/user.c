@@ -100,10 +100,13 @@ unmap_and_give_back(bb_spinlock *stripe, uint64_t hash, bb_unit *u)
         give_back_to_automatic(p, unit);
         return;
     }
-    /* Counted out before the callback, which can then be a tail call: the
-     * user frees the pool only once the free of `u` has returned. */
-    bb_fetch_add_relaxed(&p->user_refs, -1);
+    /* Counted out only once the callback has returned (release: after all
+     * of it): ABT_pool_free, which refuses the pool while a unit holds one
+     * of its ABT_units, may succeed from then on, and a program polling it
+     * on another thread must not free the pool under this callback (nor
+     * under our reads of its definition). */
     give_back(p, unit);
+    __atomic_fetch_add(&p->user_refs, -1, __ATOMIC_RELEASE);
 }
 
 static __attribute__((noinline)) void drop_contended(bb_spinlock *stripe, uint64_t hash,
