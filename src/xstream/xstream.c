@@ -854,7 +854,12 @@ int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     bb_unit *u = bb_unit_from_handle(unit);
     if (!u)
         return ABT_ERR_INV_UNIT;
-    bb_xstream_run_unit(es, u, bb_pool_of(pool));
+    /* Associated first, where a user pool's failing create-unit callback can
+     * still be reported (as Argobots does): the unit then does not run. */
+    int err = bb_unit_set_pool(u, bb_pool_of(pool));
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_xstream_run_unit(es, u, u->pool);
     return ABT_SUCCESS;
 }
 
