@@ -304,12 +304,27 @@ static inline bool may_bypass(bb_unit *self, bb_unit *u)
     /* not: started, a cancel or migration to serve, or a tasklet and no stack for it */
 }
 
+/* Whether `u`, a ULT just taken out of its pool, has run before after all:
+ * may_bypass looked before the pool's lock was taken, and meanwhile another
+ * ES sharing the pool may have started it and put it back (a yield). Its
+ * context is saved then (or about to be: waited for), which a ULT that
+ * never ran has not. */
+static inline bool has_run_since(bb_unit *u)
+{
+    bb_unit_wait_until_saved(u);
+    return u->ctx != NULL;
+}
+
 bool bb_join_bypass(bb_unit *self, bb_unit *u)
 {
     bb_xstream *es = bb_self_xstream();
     bool is_ult = bb_unit_is_ult(u);
     if (!may_bypass(self, u) || !take_out_of_own_pool(es, u, true))
         return false; /* see above, or not waiting in a pool of this ES */
+    if (is_ult && __builtin_expect(has_run_since(u), 0)) {
+        bb_unit_run(es, u); /* resumed as its child, as ABT_self_schedule would */
+        return true;
+    }
     bb_store_relaxed(&u->xstream, es);
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
     bb_store_relaxed(&es->current, u);
@@ -510,6 +525,10 @@ static void run_as_chain(bb_unit *self, ABT_thread *list, int n)
             break;
         if (!bb_unit_is_ult(u) || !may_bypass(self, u) || !take_out_of_own_pool(es, u, false))
             continue;
+        if (__builtin_expect(has_run_since(u), 0)) {
+            bb_unit_run(es, u); /* not from its first line: resumed now, unchained */
+            continue;
+        }
         bb_store_relaxed(&u->xstream, es);
         bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_RUNNING);
         if (last)
