@@ -291,7 +291,7 @@ bb_unit *bb_unit_alloc_primary(void)
     return u;
 }
 
-/* A unit for a scheduler loop that starts at entry(unit) on a stack of its
+/* A unit for a scheduler loop that starts at entry(NULL) on a stack of its
  * own (its first switch starts it, as a new ULT's does, and so does every
  * switch to it while its context is NULL: bb_technique.h, SCHED_RESTART),
  * or, with no entry, for an OS thread's own context (no stack). A lazy
@@ -302,7 +302,9 @@ int bb_unit_make_sched(size_t stacksize, bool lazy_stack, void (*entry)(void *),
     bb_unit *u = bb_mem_desc_alloc(cache);
     if (!u)
         return ABT_ERR_MEM;
-    init_fields(u, NULL, entry, u, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED, NULL);
+    /* Its argument is NULL, as Argobots' main schedulers' is, and the user's
+     * (ABT_self_get_arg, ABT_thread_set_arg): `entry` finds its unit without. */
+    init_fields(u, NULL, entry, NULL, BB_UNIT_ULT | BB_UNIT_NAMED | BB_UNIT_SCHED, NULL);
     u->stack = NULL;
     u->stacksize = entry ? stacksize : 0;
     u->state = ABT_THREAD_STATE_RUNNING;

@@ -240,8 +240,9 @@ static void release_self_joiner(bb_xstream *es)
  * restarted, see run_main_scheds): back to the OS thread once it stops. */
 static void secondary_sched_main(void *arg)
 {
-    bb_unit *sched_unit = arg;
-    bb_xstream *es = sched_unit->xstream;
+    (void)arg; /* the user's, NULL at first (see bb_unit_make_sched) */
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *sched_unit = es->current; /* being started */
     bb_fpu_control_load(&es->sched_fpu);
     run_main_scheds(es);
     release_self_joiner(es);
@@ -277,8 +278,9 @@ static void *secondary_main(void *arg)
  * Restartable, like run_main_scheds. */
 static void primary_sched_main(void *arg)
 {
-    bb_unit *sched_unit = arg;
-    bb_xstream *es = sched_unit->xstream;
+    (void)arg; /* the user's, NULL at first (see bb_unit_make_sched) */
+    bb_xstream *es = bb_self_xstream();
+    bb_unit *sched_unit = es->current; /* being started */
     bb_fpu_control_load(&es->sched_fpu);
     for (;;) {
         run_main_scheds(es);
