@@ -17,17 +17,24 @@ static uint64_t events[MAX_EVENTS];
 static int num_events;
 static int cancels_sent;
 
-static void on_event(ABT_thread unit, ABT_xstream es, uint64_t event, ABT_tool_context ctx,
-                     void *arg)
+/* Under `lock`: records `event` if it is the watched unit's (`mine`), and
+ * says whether to cancel that unit now: at its first RUN. */
+static bool note_event_locked(bool mine, uint64_t event)
 {
-    (void)es, (void)ctx, (void)arg;
-    pthread_mutex_lock(&lock);
-    bool mine = watched != ABT_THREAD_NULL && unit == watched;
     if (mine && num_events < MAX_EVENTS)
         events[num_events++] = event;
     bool cancel = mine && event == ABT_TOOL_EVENT_THREAD_RUN && cancels_sent == 0;
     if (cancel)
         cancels_sent++;
+    return cancel;
+}
+
+static void on_event(ABT_thread unit, ABT_xstream es, uint64_t event, ABT_tool_context ctx,
+                     void *arg)
+{
+    (void)es, (void)ctx, (void)arg;
+    pthread_mutex_lock(&lock);
+    bool cancel = note_event_locked(watched != ABT_THREAD_NULL && unit == watched, event);
     pthread_mutex_unlock(&lock);
     if (cancel)
         ABT_thread_cancel(unit);
@@ -74,12 +81,7 @@ static void on_event_cf(ABT_thread unit, ABT_xstream es, uint64_t event, ABT_too
     pthread_mutex_lock(&lock);
     if (event == ABT_TOOL_EVENT_THREAD_CREATE && cf_child == ABT_THREAD_NULL)
         cf_child = unit; /* the child of create_to: its CREATE comes first */
-    bool mine = unit == cf_child;
-    if (mine && num_events < MAX_EVENTS)
-        events[num_events++] = event;
-    bool cancel = mine && event == ABT_TOOL_EVENT_THREAD_RUN && cancels_sent == 0;
-    if (cancel)
-        cancels_sent++;
+    bool cancel = note_event_locked(unit == cf_child, event);
     pthread_mutex_unlock(&lock);
     if (cancel)
         ABT_thread_cancel(unit);
