@@ -16,6 +16,7 @@
 #define bb_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define bb_exchange_acq_rel(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
 #define bb_fetch_add_relaxed(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define bb_fetch_add_release(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELEASE)
 #define bb_fetch_add_acq_rel(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)
 #define bb_fetch_or_acq_rel(p, v) __atomic_fetch_or((p), (v), __ATOMIC_ACQ_REL)
 #define bb_cas_acq_rel(p, expected_ptr, desired)                                     \

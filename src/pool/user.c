@@ -106,7 +106,7 @@ unmap_and_give_back(bb_spinlock *stripe, uint64_t hash, bb_unit *u)
      * on another thread must not free the pool under this callback (nor
      * under our reads of its definition). */
     give_back(p, unit);
-    __atomic_fetch_add(&p->user_refs, -1, __ATOMIC_RELEASE);
+    bb_fetch_add_release(&p->user_refs, -1);
 }
 
 static __attribute__((noinline)) void drop_contended(bb_spinlock *stripe, uint64_t hash,

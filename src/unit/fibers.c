@@ -14,8 +14,9 @@
  * ThreadSanitizer keeps a shadow stack and a clock per fiber. A ULT with a
  * stack of its own gets a fiber when it is first switched to, destroyed when
  * it leaves its context for good (or its memory is released first); a unit
- * on its OS thread's stack uses that thread's fiber. Switches synchronize (the unit switched to sees what the one
- * switched from did), as a context switch does.
+ * on its OS thread's stack uses that thread's fiber. Switches synchronize
+ * (the unit switched to sees what the one switched from did), as a context
+ * switch does.
  *
  * Valgrind's memory-tracking tools must know which memory is a stack, or a
  * switch between two stacks looks like one enormous frame. Every ULT stack
