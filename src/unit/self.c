@@ -331,10 +331,6 @@ int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
         return ABT_ERR_INV_THREAD;
     if (bb_unit_state(target) != ABT_THREAD_STATE_READY)
         return ABT_ERR_THREAD; /* running, blocked or finished: nothing to schedule */
-    /* Associated first, where a user pool's failing create-unit callback can
-     * still be reported (as Argobots does): the unit then does not run. */
-    if (pool != ABT_POOL_NULL && (err = bb_unit_set_pool(target, bb_pool_of(pool))) != ABT_SUCCESS)
-        return err;
-    bb_xstream_run_unit(bb_self_xstream(), target, target->pool);
-    return ABT_SUCCESS;
+    return bb_xstream_run_unit_from_user(bb_self_xstream(), target,
+                                         pool != ABT_POOL_NULL ? bb_pool_of(pool) : target->pool);
 }

@@ -47,6 +47,19 @@ static __attribute__((noinline)) void run_from_other_pool(bb_xstream *es, bb_uni
     bb_unit_run(es, u);
 }
 
+/* bb_xstream_run_unit for the user's calls (ABT_self_schedule,
+ * ABT_xstream_run_unit): `u` is associated with `pool` first, where a user
+ * pool's failing create-unit callback can still be reported (as Argobots
+ * does), and then does not run. */
+int bb_xstream_run_unit_from_user(bb_xstream *es, bb_unit *u, bb_pool *pool)
+{
+    int err = bb_unit_set_pool(u, pool);
+    if (err != ABT_SUCCESS)
+        return err;
+    bb_xstream_run_unit(es, u, pool);
+    return ABT_SUCCESS;
+}
+
 /* Run `u`, just taken from `pool`, which becomes its associated pool. The
  * rare re-association is a tail call away, keeping this a plain jump. */
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool)
@@ -856,13 +869,7 @@ int ABT_xstream_run_unit(ABT_unit unit, ABT_pool pool)
     bb_unit *u = bb_unit_from_handle(unit);
     if (!u)
         return ABT_ERR_INV_UNIT;
-    /* Associated first, where a user pool's failing create-unit callback can
-     * still be reported (as Argobots does): the unit then does not run. */
-    int err = bb_unit_set_pool(u, bb_pool_of(pool));
-    if (err != ABT_SUCCESS)
-        return err;
-    bb_xstream_run_unit(es, u, u->pool);
-    return ABT_SUCCESS;
+    return bb_xstream_run_unit_from_user(es, u, bb_pool_of(pool));
 }
 
 int ABT_xstream_check_events(ABT_sched sched)
