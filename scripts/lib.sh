@@ -43,10 +43,13 @@ usable_cpus() {
     echo "$n"
 }
 
-# Configure and build into $1 with extra CMake arguments after it.
+# Configure and build into $1 with extra CMake arguments after it. Tests and
+# benchmarks are asked for explicitly: a directory configured before
+# without them keeps that choice in its cache otherwise.
 build_into() {
     local dir="$1"
     shift
-    cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+    cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release \
+        -DBOBBIN_BUILD_TESTS=ON -DBOBBIN_BUILD_BENCH=ON "$@" >/dev/null
     cmake --build "$dir" -j"$(usable_cpus)"
 }

@@ -13,8 +13,9 @@
 /* Default ULT stack size (ABT_THREAD_STACKSIZE). Argobots uses 16 KiB too. */
 #define BB_DEFAULT_THREAD_STACKSIZE ((size_t)16 * 1024)
 
-/* Default stack size of a scheduler that needs its own stack
- * (ABT_SCHED_STACKSIZE): the main scheduler of the primary ES. */
+/* Default stack size of a scheduler (ABT_SCHED_STACKSIZE): every main and
+ * stacked scheduler, except a predefined main one under the SC step, which
+ * runs on a ULT-size stack (make_sched_unit in xstream.c). */
 #define BB_DEFAULT_SCHED_STACKSIZE ((size_t)4 * 1024 * 1024)
 
 /* Smallest stack we accept from a user; below this a ULT cannot even call

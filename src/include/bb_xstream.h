@@ -2,11 +2,14 @@
  * Execution streams: one OS thread each, running a main scheduler.
  *
  * The primary ES is the OS thread that called ABT_init; its primary ULT runs
- * on that thread's own stack, and its main scheduler gets a stack of its own.
- * A secondary ES runs its main scheduler directly on its pthread's stack.
+ * on that thread's own stack. Every ES's main scheduler runs as a unit with a
+ * stack of its own (`sched_unit`); a secondary ES's pthread keeps its own
+ * context in `native_unit`, which starts the scheduler and is back when it
+ * stops.
  *
- * Every field but `state`, `request` and `rank` is touched only by the ES
- * itself while it runs; the others are atomics read across ESs.
+ * The fields under "Hot" are touched only by the ES itself while it runs
+ * (`current` is also peeked at, atomically); those under "Shared" are read
+ * or written by other threads too, as each one's comment says.
  */
 #ifndef BB_XSTREAM_H
 #define BB_XSTREAM_H
@@ -48,7 +51,8 @@ struct bb_xstream {
                                   changed under sched_lock, for bb_xstream_ring_main_sched */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     bb_unit *self_joiner;      /* ULT parked in ABT_xstream_join of this ES until it stops */
-    uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h) */
+    uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h);
+                                  printers on other threads read it, relaxed */
     bool sched_stack_small;    /* sched_unit has a ULT-size stack, smaller than
                                   ABT_SCHED_STACKSIZE (SC: make_sched_unit) */
     void *big_stack;           /* ABT_SCHED_STACKSIZE, for what must not run on that small

@@ -1,5 +1,5 @@
 /*
- * The built-in pools, all on the list of list.h:
+ * The built-in pools, all on the list of bb_pool_list.h:
  *
  *   ABT_POOL_FIFO, ABT_POOL_FIFO_WAIT  push at the tail, pop from the head.
  *   ABT_POOL_RANDWS                    a deque: units pushed by their creation

@@ -9,7 +9,7 @@
  * escaping exception would unwind through the library's frames into the
  * joiner and could be caught by a `try` around ABT_thread_join or
  * ABT_task_free, leaving the tasklet "running" and the primary ULT taken
- * for it (tests/test_regress_cxx_tasklet_escape.cpp).
+ * for it (tests/test_regress_tasklet_unwind_escape.c).
  *
  * This file is compiled without unwind tables (CMakeLists.txt): the unwinder
  * finds no frame description for this function, takes it for the end of

@@ -1,5 +1,7 @@
 /*
- * Every context switch of a ULT happens in this file.
+ * Every general context switch of a ULT happens in this file (the shortcuts
+ * of hotpath.c and an ES thread's entry in xstream.c switch through
+ * bb_switch too).
  *
  * The rule that keeps it simple: whoever switches sets `es->current` to the
  * unit it switches to, and anything that must happen once the old context is
@@ -8,9 +10,9 @@
  * before the new context resumes. Nothing is left behind in "pending request"
  * fields for someone else to notice later.
  *
- * A ULT always returns to its `parent`: the scheduler ULT that ran it (for the
- * primary ES, the main scheduler; for a secondary ES, the scheduler loop on the
- * pthread's own stack).
+ * A ULT always returns to its `parent`: the scheduler ULT that ran it (on
+ * every ES, the main scheduler's unit, which has a stack of its own; the ES
+ * thread's own context is its `native_unit`), or whoever ran it directly.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Sleeping in the kernel for callers that cannot switch to another ULT:
- * external threads. Linux futex on the waiter's own word. */
+ * external threads, tasklets and main schedulers. Linux futex on the
+ * waiter's own word. */
 #include "bb_waiter.h"
 
 #include <errno.h>
