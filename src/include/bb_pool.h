@@ -259,6 +259,9 @@ bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int acce
 void bb_pool_retain(bb_pool *pool);
 void bb_pool_release(bb_pool *pool);
 bool bb_pool_unretain(bb_pool *pool); /* bb_pool_release, but the caller destroys it if true */
+/* A scheduler that never ran lets go of a pool its creator gave it, which
+ * stays alive, automatic or not (bb_sched_discard). */
+void bb_pool_unretain_keeping(bb_pool *pool);
 /* Whether work is still in `pool` or bound for it: ready units, blocked
  * ULTs that come back to it, pending moves to it. pool.c. */
 bool bb_pool_has_work(bb_pool *pool);

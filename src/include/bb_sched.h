@@ -186,6 +186,10 @@ void bb_sched_destroy(bb_sched *sched);
  * last) with work still in it or bound for it; returns whether it did. */
 bool bb_sched_destroy_unless_needed(bb_sched *s);
 void bb_sched_destroy_with_pools(bb_sched *sched);
+/* Destroys `s`, made by a call that then failed: the pools of `given` (the
+ * caller's array, NULL entries or all NULL for pools `s` made) are let go
+ * of but never freed; only those `s` made go with it. */
+void bb_sched_discard(bb_sched *s, bb_pool *const *given);
 void bb_sched_request(bb_sched *sched, uint32_t bits);
 /* `s` becomes, or stops being, the main scheduler of `es`: its private
  * pools get, or lose, their home (bb_pool.h). Attaching fails with

@@ -87,6 +87,11 @@ bool bb_pool_unretain(bb_pool *pool)
     return !pool->user || bb_fetch_add_acq_rel(&pool->user_refs, -1) == 1;
 }
 
+void bb_pool_unretain_keeping(bb_pool *pool)
+{
+    bb_fetch_add_acq_rel(&pool->num_scheds, (uint32_t)-1);
+}
+
 void bb_pool_release(bb_pool *pool)
 {
     if (bb_pool_unretain(pool))

@@ -13,7 +13,29 @@
 static void release_pools(bb_pool **pools, int n)
 {
     for (int i = 0; i < n; i++)
-        bb_pool_release(pools[i]);
+        if (pools[i])
+            bb_pool_release(pools[i]);
+}
+
+/* Whether the caller of a scheduler's creation gave pool `i` (the others
+ * the scheduler made). */
+static bool was_given(bb_pool *const *given, int i)
+{
+    return given && given[i];
+}
+
+/* A scheduler made by a call that then fails lets go of the pools the
+ * caller gave without freeing them, automatic or not: they stay the
+ * caller's, as before the call (Argobots does the same). The pools it made
+ * itself go with it. */
+static void give_back_given_pools(bb_pool **pools, bb_pool *const *given, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (was_given(given, i)) {
+            bb_pool_unretain_keeping(pools[i]);
+            pools[i] = NULL;
+        }
+    }
 }
 
 /* Whether a scheduler may go without losing work is decided under this
@@ -64,6 +86,7 @@ static int gather_pools(const bb_sched_spec *spec, bb_pool ***out)
             int err = bb_pool_create_builtin(spec->new_pool_kind, spec->new_pool_access, true,
                                              &own[made]);
             if (err != ABT_SUCCESS) {
+                give_back_given_pools(own, spec->pools, made);
                 release_pools(own, made);
                 free(own);
                 return err;
@@ -175,6 +198,12 @@ void bb_sched_destroy(bb_sched *s)
     free(s->sleepers); /* unlinked when its loop stopped */
     bb_bell_give_back(s->bell);
     free(s);
+}
+
+void bb_sched_discard(bb_sched *s, bb_pool *const *given)
+{
+    give_back_given_pools(s->pools, given, s->num_pools);
+    bb_sched_destroy(s);
 }
 
 /* ABT_finalize: the primary ES's scheduler and all its pools go, automatic
@@ -376,7 +405,7 @@ int ABT_sched_create(ABT_sched_def *def, int num_pools, ABT_pool *pools,
     if (def->init) {
         err = def->init(bb_sched_handle(s), config);
         if (err != ABT_SUCCESS) {
-            bb_sched_destroy(s); /* free is not called: init did not succeed */
+            bb_sched_discard(s, spec.pools); /* free is not called: init did not succeed */
             return err;
         }
     }

@@ -638,7 +638,7 @@ int ABT_xstream_create_basic(ABT_sched_predef predef, int num_pools, ABT_pool *p
         return err;
     err = ABT_xstream_create(sched, newxstream);
     if (err != ABT_SUCCESS)
-        bb_sched_destroy(bb_sched_of(sched));
+        bb_sched_discard(bb_sched_of(sched), (bb_pool *const *)(void *)pools);
     return err;
 }
 
@@ -1022,7 +1022,7 @@ int ABT_xstream_set_main_sched_basic(ABT_xstream xstream, ABT_sched_predef prede
     err = replace_main_sched(es, self, s);
     if (err != ABT_SUCCESS) {
         bb_sched_unclaim(s);
-        bb_sched_destroy(s);
+        bb_sched_discard(s, (bb_pool *const *)(void *)pools);
     }
     return err;
 }
