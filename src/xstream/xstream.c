@@ -492,6 +492,22 @@ static bool is_caller_on(bb_xstream *es)
 /* Wait for a secondary ES to stop, without blocking the caller's ES while
  * other ULTs could run there. An ES's main scheduler has nowhere to yield
  * to: it waits in pthread_join, as an external thread does. */
+/* pthread_join is a cancellation point: a caller cancelled in it must
+ * leave join_lock free, and the thread unreaped, for the next joiner. */
+static void unlock_join_lock(void *es)
+{
+    pthread_mutex_unlock(&((bb_xstream *)es)->join_lock);
+}
+
+/* Under join_lock. */
+static void reap_thread(bb_xstream *es)
+{
+    if (es->has_thread) {
+        pthread_join(es->thread, NULL);
+        bb_xstream_set_thread(es, NULL);
+    }
+}
+
 static void join_thread(bb_xstream *es)
 {
     bb_unit *self = bb_self_unit();
@@ -505,11 +521,9 @@ static void join_thread(bb_xstream *es)
         }
     }
     pthread_mutex_lock(&es->join_lock); /* several may join at once: one pthread_join */
-    if (es->has_thread) {
-        pthread_join(es->thread, NULL);
-        bb_xstream_set_thread(es, NULL);
-    }
-    pthread_mutex_unlock(&es->join_lock);
+    pthread_cleanup_push(unlock_join_lock, es);
+    reap_thread(es);
+    pthread_cleanup_pop(1);
 }
 
 static bool has_thread(bb_xstream *es)
@@ -675,13 +689,14 @@ int ABT_xstream_revive(ABT_xstream xstream)
     bb_xstream *es = bb_xstream_of(xstream);
     if (es->is_primary)
         return ABT_ERR_INV_XSTREAM;
-    pthread_mutex_lock(&es->join_lock); /* against joins, and another revive */
+    /* Its pthread_join is short (the ES has terminated): not cancelled in
+     * it, the caller cannot leave join_lock held (join_thread). */
+    int cancel_state;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     int err = ABT_ERR_INV_XSTREAM;
+    pthread_mutex_lock(&es->join_lock); /* against joins, and another revive */
     if (bb_load_acquire(&es->state) == ABT_XSTREAM_STATE_TERMINATED) {
-        if (es->has_thread) {
-            pthread_join(es->thread, NULL);
-            bb_xstream_set_thread(es, NULL);
-        }
+        reap_thread(es);
         bb_spin_lock(&es->sched_lock); /* a revived ES starts with no stop request */
         es->stop_bits = 0;
         bb_store_relaxed(&es->main_sched->request, 0u);
@@ -689,6 +704,7 @@ int ABT_xstream_revive(ABT_xstream xstream)
         err = start_thread(es);
     }
     pthread_mutex_unlock(&es->join_lock);
+    pthread_setcancelstate(cancel_state, NULL);
     return err;
 }
 
