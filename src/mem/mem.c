@@ -171,36 +171,77 @@ static void unmap_slabs(void)
     depot.slab_free = (free_list){0};
 }
 
+static char *map_pages(size_t len)
+{
+    char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    return map == MAP_FAILED ? NULL : map;
+}
+
+/* Unmapping part of a mapping the kernel merged with its neighbours splits
+ * it, which fails at vm.max_map_count: then the memory at least goes back
+ * (the address range stays reserved). */
+static void unmap_pages(void *start, size_t len)
+{
+    if (munmap(start, len) != 0)
+        (void)madvise(start, len, MADV_DONTNEED);
+}
+
+/* A stack with a guard page below it (BB_UNIT_GUARDED_STACK in *flags), or
+ * without one. The guard's mprotect makes a mapping of its own, which fails
+ * at vm.max_map_count; the new pages then joined a neighbouring mapping
+ * (else the mmap had failed too), at its lower end, where mmap places
+ * them, so that the page meant for the guard can leave it without a split:
+ * the stack goes without. */
+static int map_stack_trying_guard(size_t size, void **stack, uint32_t *flags)
+{
+    size_t guard = depot.page_size, len = round_to_page(size) + guard;
+    char *map = map_pages(len);
+    if (!map)
+        return ABT_ERR_MEM;
+    *stack = map + guard;
+    if (mprotect(map, guard, PROT_NONE) == 0) {
+        *flags = BB_UNIT_GUARDED_STACK;
+        return ABT_SUCCESS;
+    }
+    *flags = 0;
+    if (munmap(map, guard) == 0)
+        return ABT_SUCCESS;
+    unmap_pages(map, len);
+    return ABT_ERR_MEM;
+}
+
+static int map_unguarded_stack(size_t size, void **stack, uint32_t *flags)
+{
+    if (fits_slab(size))
+        return carve_slab_stack(size, stack, flags);
+    char *map = map_pages(round_to_page(size));
+    if (!map)
+        return ABT_ERR_MEM;
+    *stack = map;
+    *flags = 0;
+    return ABT_SUCCESS;
+}
+
+/* A guard page while the budget lasts (ABT_STACK_OVERFLOW_CHECK=mprotect);
+ * a stack that could not get one goes without, unless every stack must
+ * have one (mprotect_strict). */
 static int map_stack(size_t size, void **stack, uint32_t *flags)
 {
     if (size > SIZE_MAX - 2 * depot.page_size)
         return ABT_ERR_MEM; /* rounded up and guarded, its length would wrap */
-    bool guarded = reserve_guard();
     bool strict = bb_rt.config.stack_guard == BB_STACK_GUARD_STRICT;
-    if (strict && !guarded)
-        return ABT_ERR_MEM; /* the mapping budget for guards is used up */
-    if (!guarded && fits_slab(size))
-        return carve_slab_stack(size, stack, flags);
-    size_t guard = guarded ? depot.page_size : 0;
-    size_t len = round_to_page(size) + guard;
-    char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (map == MAP_FAILED) {
-        if (guarded)
-            bb_fetch_add_relaxed(&depot.num_guarded, -1);
-        return ABT_ERR_MEM;
-    }
-    if (guarded && mprotect(map, guard, PROT_NONE) != 0) {
-        bb_fetch_add_relaxed(&depot.num_guarded, -1);
-        if (strict) {
-            munmap(map, len);
-            return ABT_ERR_MEM; /* out of mappings, as for the budget */
-        }
-        guarded = false; /* no guard after all: the page stays part of the mapping */
-    }
-    *stack = map + guard;
-    *flags = guarded ? BB_UNIT_GUARDED_STACK : 0;
-    return ABT_SUCCESS;
+    if (!reserve_guard())
+        return strict ? ABT_ERR_MEM : map_unguarded_stack(size, stack, flags);
+    int err = map_stack_trying_guard(size, stack, flags);
+    if (err == ABT_SUCCESS && (*flags & BB_UNIT_GUARDED_STACK))
+        return ABT_SUCCESS;
+    bb_fetch_add_relaxed(&depot.num_guarded, -1); /* out of mappings, most likely */
+    if (err == ABT_SUCCESS && !strict)
+        return ABT_SUCCESS;
+    if (err == ABT_SUCCESS)
+        unmap_pages(*stack, round_to_page(size)); /* strict: no stack without its guard */
+    return strict ? ABT_ERR_MEM : map_unguarded_stack(size, stack, flags);
 }
 
 static void unmap_stack(void *stack, size_t size, uint32_t flags)
@@ -210,7 +251,7 @@ static void unmap_stack(void *stack, size_t size, uint32_t flags)
         return;
     }
     size_t guard = (flags & BB_UNIT_GUARDED_STACK) ? depot.page_size : 0;
-    munmap((char *)stack - guard, round_to_page(size) + guard);
+    unmap_pages((char *)stack - guard, round_to_page(size) + guard);
     if (guard)
         bb_fetch_add_relaxed(&depot.num_guarded, -1);
 }
