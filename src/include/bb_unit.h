@@ -373,6 +373,10 @@ int bb_thread_create_to_general(ABT_pool pool, void (*func)(void *), void *arg,
 
 /* Switching, src/unit/switch.c: every ULT context switch goes through here. */
 void bb_unit_run(bb_xstream *es, bb_unit *u);
+/* bb_unit_run for the user's ABT_self_schedule and ABT_xstream_run_unit,
+ * called from anywhere: a tasklet's function runs in an outermost frame
+ * (bb_call_outermost). */
+void bb_unit_run_for_user(bb_xstream *es, bb_unit *u);
 /* The scheduler `s` runs the units of its private FIFO `pool`, oldest first,
  * until the pool is empty or its events are due (each counts as a round of
  * `s`). The same as one pick and bb_xstream_run_unit per unit, in one loop.

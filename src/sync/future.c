@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bb_runtime.h"
+#include "bb_unit.h"
 #include "bb_wait.h"
 
 typedef struct {
@@ -106,6 +107,15 @@ int ABT_future_test(ABT_future future, ABT_bool *is_ready)
     return ABT_SUCCESS;
 }
 
+/* The user's callback, in a frame exceptions cannot unwind past
+ * (bb_call_outermost): one that escapes it ends in std::terminate instead
+ * of leaving the future for ever not ready. */
+static void call_back(void *future)
+{
+    bb_future *f = future;
+    f->callback(f->values);
+}
+
 int ABT_future_set(ABT_future future, void *value)
 {
     if (!bb_is_up())
@@ -129,7 +139,7 @@ int ABT_future_set(ABT_future future, void *value)
      * into the runtime), while `calling_back` keeps the future not ready. */
     f->calling_back++; /* a reset and refill during the callback may start another */
     bb_spin_unlock(&f->lock);
-    f->callback(f->values);
+    bb_call_outermost(call_back, f);
     bb_spin_lock(&f->lock);
     f->calling_back--;
     bb_wait_node *all = is_full(f) ? bb_waitq_claim_all(&f->waiters) : NULL;

@@ -221,13 +221,13 @@ static void destroy_table(bb_keytab *t, bool run)
 {
     for (uint32_t i = 0; run && i < t->num_slots; i++) {
         if (t->slots[i].value && t->slots[i].destructor)
-            t->slots[i].destructor(t->slots[i].value);
+            bb_call_outermost(t->slots[i].destructor, t->slots[i].value);
     }
     while (t->orphans) {
         bb_key_orphan *o = t->orphans;
         t->orphans = o->next;
         if (run)
-            o->destructor(o->value);
+            bb_call_outermost(o->destructor, o->value);
         free(o);
     }
     while (t) {

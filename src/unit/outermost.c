@@ -9,7 +9,10 @@
  * escaping exception would unwind through the library's frames into the
  * joiner and could be caught by a `try` around ABT_thread_join or
  * ABT_task_free, leaving the tasklet "running" and the primary ULT taken
- * for it (tests/test_regress_tasklet_unwind_escape.c).
+ * for it (tests/test_regress_tasklet_unwind_escape.c). The same holds for a
+ * tasklet run by the user's ABT_self_schedule or ABT_xstream_run_unit
+ * (switch.c), and for the callbacks the runtime calls from the user's own
+ * calls: key destructors (key.c) and a future's callback (future.c).
  *
  * This file is compiled without unwind tables (CMakeLists.txt): the unwinder
  * finds no frame description for this function, takes it for the end of

@@ -222,26 +222,48 @@ static inline bool has_requests(bb_unit *u)
 }
 
 /* A tasklet, with a tool watching its run or finish. */
-static __attribute__((noinline)) void run_tasklet_watched(bb_unit *sched_unit, bb_unit *u)
+/* A scheduler's loop calls a tasklet's function at once: below it on its
+ * stack there are only the loop's frames, so that an exception that escapes
+ * the function ends in std::terminate. A user's ABT_self_schedule or
+ * ABT_xstream_run_unit may be called from anywhere (a ULT's function, a
+ * user-defined scheduler), with the user's own `try` below: there the
+ * function runs in an outermost frame (outermost.c). */
+static inline void call_tasklet_func(bb_unit *u, bool outermost)
+{
+    if (outermost)
+        bb_call_outermost(u->func, bb_unit_start_arg(u));
+    else
+        u->func(bb_unit_start_arg(u));
+}
+
+static __attribute__((noinline)) void run_tasklet_watched(bb_unit *sched_unit, bb_unit *u,
+                                                          bool outermost)
 {
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_RUN, NULL, sched_unit, sched_unit, 0, NULL);
-    u->func(bb_unit_start_arg(u));
+    call_tasklet_func(u, outermost);
     BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FINISH, NULL, NULL, sched_unit, 0, NULL);
 }
 
 /* The tool mask is looked at once: a tool registered while the tasklet
- * runs sees neither its run nor its finish. */
-static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
+ * runs sees neither its run nor its finish. `outermost`: a constant
+ * (call_tasklet_func). */
+static inline __attribute__((always_inline)) void
+run_tasklet_in(bb_xstream *es, bb_unit *sched_unit, bb_unit *u, bool outermost)
 {
     if (has_requests(u) && !serve_requests(u))
         return;
     set_running(es, u);
     if (__builtin_expect(bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH), 0))
-        run_tasklet_watched(sched_unit, u);
+        run_tasklet_watched(sched_unit, u, outermost);
     else
-        u->func(bb_unit_start_arg(u));
+        call_tasklet_func(u, outermost);
     bb_store_relaxed(&es->current, sched_unit); /* a tasklet never leaves its ES */
     bb_unit_end_tasklet(u);
+}
+
+static inline void run_tasklet(bb_xstream *es, bb_unit *sched_unit, bb_unit *u)
+{
+    run_tasklet_in(es, sched_unit, u, false);
 }
 
 /* A ULT, other than the SC case: started or resumed on its own stack. */
@@ -385,6 +407,14 @@ run_tasklets_aside(bb_xstream *es, bb_unit *u, bb_sched *s, bb_pool *pool, bool 
         bb_ctx_run_on(stack, bb_rt.config.sched_stacksize, run_tasklets, &r);
     else
         run_tasklets(&r);
+}
+
+void bb_unit_run_for_user(bb_xstream *es, bb_unit *u)
+{
+    if (bb_unit_is_ult(u))
+        bb_unit_run(es, u);
+    else
+        run_tasklet_in(es, es->current, u, true);
 }
 
 void bb_unit_run(bb_xstream *es, bb_unit *u)

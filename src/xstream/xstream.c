@@ -56,7 +56,7 @@ int bb_xstream_run_unit_from_user(bb_xstream *es, bb_unit *u, bb_pool *pool)
     int err = bb_unit_set_pool(u, pool);
     if (err != ABT_SUCCESS)
         return err;
-    bb_xstream_run_unit(es, u, pool);
+    bb_unit_run_for_user(es, u);
     return ABT_SUCCESS;
 }
 
