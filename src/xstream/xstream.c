@@ -10,6 +10,7 @@
  * a new pthread on the same ES object and scheduler.
  */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,9 +265,41 @@ static void secondary_sched_main(void *arg)
     bb_switch_exit(sched_unit, es->native_unit, NULL, NULL);
 }
 
+/* An ES's OS thread that ends without returning from secondary_main ended
+ * inside a work unit: a ULT called pthread_exit, or the thread was
+ * cancelled. The ES's work and every join of it would wait for ever, with
+ * no word: say what happened and stop instead. The key's value is the ES
+ * while its thread runs units; its destructor runs only if it is still set
+ * when the thread ends. */
+static pthread_key_t thread_running_key;
+static pthread_once_t thread_running_key_once = PTHREAD_ONCE_INIT;
+
+static void thread_ended_in_unit(void *es)
+{
+    fprintf(stderr,
+            "bobbin: the OS thread of ES %d ended inside a work unit (pthread_exit or "
+            "pthread_cancel); the ES cannot go on, aborting\n",
+            bb_load_relaxed(&((bb_xstream *)es)->rank));
+    abort();
+}
+
+static void make_thread_running_key(void)
+{
+    if (pthread_key_create(&thread_running_key, thread_ended_in_unit) != 0)
+        thread_running_key = (pthread_key_t)-1; /* no diagnosis, nothing worse */
+}
+
+static void mark_thread_running(bb_xstream *es)
+{
+    pthread_once(&thread_running_key_once, make_thread_running_key);
+    if (thread_running_key != (pthread_key_t)-1)
+        pthread_setspecific(thread_running_key, es);
+}
+
 static void *secondary_main(void *arg)
 {
     bb_xstream *es = arg;
+    mark_thread_running(es);
     bb_xstream_set_self(es);
     es->native_stack = NULL; /* a revived ES runs on a new thread and stack */
     es->native_stack_size = 0;
@@ -281,6 +314,7 @@ static void *secondary_main(void *arg)
     bb_switch(es->native_unit, es->sched_unit, NULL, NULL); /* until it stops */
     bb_overflow_thread_leave();
     bb_xstream_set_self(NULL);
+    mark_thread_running(NULL);
     bb_xstream_publish_terminated(es);
     return NULL;
 }
