@@ -97,9 +97,11 @@ static int bring_up(void)
         release_globals();
         return ABT_ERR_MEM;
     }
+    bb_xstream_watch_threads(true);
     bb_xstream *es;
     err = bb_xstream_create_primary(&es);
     if (err != ABT_SUCCESS) {
+        bb_xstream_watch_threads(false);
         bb_unit_release(primary);
         release_globals();
         return err;
@@ -149,6 +151,7 @@ static void tear_down(void)
 
     bb_xstream_free_secondaries();
     bb_xstream_finalize_primary(es); /* runs what is left, then frees the ES */
+    bb_xstream_watch_threads(false);
     bb_alarm_shutdown();
     bb_store_release(&bb_rt.up, 0u);
     bb_shortcuts_update();

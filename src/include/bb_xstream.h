@@ -170,6 +170,9 @@ int bb_xstream_create_primary(bb_xstream **out);
 void bb_xstream_finalize_primary(bb_xstream *es);
 void bb_xstream_free_secondaries(void);
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
+/* ABT_init (true) and ABT_finalize once every ES thread is joined (false):
+ * an ES thread that ends inside a work unit is reported (xstream.c). */
+void bb_xstream_watch_threads(bool on);
 int bb_xstream_run_unit_from_user(bb_xstream *es, bb_unit *u, bb_pool *pool);
 void *bb_xstream_big_stack(bb_xstream *es); /* NULL if it cannot be mapped */
 void bb_xstream_init_binding(bb_xstream *es);

@@ -270,9 +270,11 @@ static void secondary_sched_main(void *arg)
  * cancelled. The ES's work and every join of it would wait for ever, with
  * no word: say what happened and stop instead. The key's value is the ES
  * while its thread runs units; its destructor runs only if it is still set
- * when the thread ends. */
+ * when the thread ends. The key lives from ABT_init to ABT_finalize, so
+ * that a library loaded and unloaded again and again (dlopen) takes none
+ * of the process's keys for good. */
 static pthread_key_t thread_running_key;
-static pthread_once_t thread_running_key_once = PTHREAD_ONCE_INIT;
+static bool have_thread_running_key;
 
 static void thread_ended_in_unit(void *es)
 {
@@ -283,16 +285,20 @@ static void thread_ended_in_unit(void *es)
     abort();
 }
 
-static void make_thread_running_key(void)
+void bb_xstream_watch_threads(bool on)
 {
-    if (pthread_key_create(&thread_running_key, thread_ended_in_unit) != 0)
-        thread_running_key = (pthread_key_t)-1; /* no diagnosis, nothing worse */
+    if (on) {
+        have_thread_running_key =
+            pthread_key_create(&thread_running_key, thread_ended_in_unit) == 0;
+    } else if (have_thread_running_key) {
+        pthread_key_delete(thread_running_key); /* every ES thread has been joined */
+        have_thread_running_key = false;
+    }
 }
 
 static void mark_thread_running(bb_xstream *es)
 {
-    pthread_once(&thread_running_key_once, make_thread_running_key);
-    if (thread_running_key != (pthread_key_t)-1)
+    if (have_thread_running_key) /* without it: no diagnosis, nothing worse */
         pthread_setspecific(thread_running_key, es);
 }
 
