@@ -417,7 +417,7 @@ int bb_unit_set_migrate_cb(bb_unit *u, void (*cb)(ABT_thread, void *), void *arg
 void bb_unit_get_migrate_cb(bb_unit *u, void (**cb)(ABT_thread, void *), void **arg);
 void bb_unit_free_migrate_cb(bb_unit *u); /* the unit is being freed */
 /* Push `u`, which has a move pending, where that move takes it, and uncount
- * the target after the push; returns that pool. switch.c. */
+ * the target once it is there; returns that pool. switch.c. */
 bb_pool *bb_unit_push_migrating(bb_unit *u, ABT_pool_context ctx);
 bool bb_unit_is_unnamed(const bb_unit *u);
 

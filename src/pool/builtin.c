@@ -147,11 +147,31 @@ static inline void unlock_after_resume(bb_pool *p)
         bb_spin_unlock(&p->lock);
 }
 
+/* A unit that arrives with a move pending goes on to the move's target
+ * instead. Its migrator may have tried to take it out of this pool while it
+ * was on its way here (made ready, not pushed yet), and then left the move to
+ * whoever pushes it (bb_unit_migrate). The look at the request is made under
+ * the lock, so it comes after any such try: either the try found the unit
+ * here, or this finds the request. A resumed unit leaves this pool's blocked
+ * count after it is pushed elsewhere. */
+static __attribute__((noinline)) void unlock_and_forward(bb_pool *p, bb_unit *u, bb_pool_ctx ctx,
+                                                         bool resumed)
+{
+    bb_spin_unlock(&p->lock);
+    bb_pool *now = bb_unit_push_migrating(u, ctx);
+    if (resumed)
+        bb_unit_uncount_blocked(p, now);
+}
+
 /* `deque` and `resumed` are constants: the push of a RANDWS pool, and that
  * of bb_pool_ops.push_resumed. */
 static inline void shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, bool resumed)
 {
     bb_spin_lock(&p->lock);
+    if (__builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0)) {
+        unlock_and_forward(p, u, ctx, resumed);
+        return;
+    }
     if (deque)
         deque_private_push(p, u, ctx);
     else

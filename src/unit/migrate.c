@@ -202,6 +202,13 @@ int bb_unit_migrate(bb_unit *u, bb_pool *to)
         return ABT_ERR_MIGRATION_NA; /* running: it will finish where it is (never a
                                         request: bb_unit_end_tasklet relies on it) */
     post_request(u, to);
+    /* `u` may have been on its way into a pool, ready but not pushed yet. A
+     * built-in shared pool's push looks for a request under the pool's
+     * lock (builtin.c), so either it finds this one, or this second try
+     * finds `u` in the pool; otherwise the move would wait until a scheduler
+     * pops `u`, and for ever in a pool that none serves. */
+    if (take_out_of_pool(u))
+        bb_unit_push_migrating(u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
     return ABT_SUCCESS;
 }
 

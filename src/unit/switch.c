@@ -41,17 +41,37 @@ static inline bool has_pending_migration(bb_unit *u)
     return __builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0);
 }
 
+/* Push `u` into `to` (moved there, or staying if `stays`), and drop the
+ * to-come count of `counted`, the target its move counted (migrate.c), if
+ * any. Into that same pool the count drops after the push, so that its
+ * scheduler never sees the unit neither counted nor queued; into a built-in
+ * shared pool under the same hold of its lock (push_resumed), so that nobody
+ * can take the unit out, run it and free it while the pool still counts it,
+ * which ABT_pool_free would refuse meanwhile. A pool the unit does not enter
+ * drops its count first, for the same reason. */
+static void push_and_uncount(bb_pool *to, bb_unit *u, bb_pool *counted, bb_pool_ctx ctx,
+                             bool stays)
+{
+    if (counted && counted == to && to->ops->push_resumed && bb_pool_touchable_here(to)) {
+        to->ops->push_resumed(to, u, stays ? ctx : ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
+        return;
+    }
+    if (counted && counted != to)
+        bb_unit_uncount_blocked(counted, to);
+    if (stays)
+        bb_pool_push(to, u, ctx);
+    else
+        bb_pool_push_migrated(to, u);
+    if (counted && counted == to)
+        bb_unit_uncount_blocked(counted, to);
+}
+
 __attribute__((noinline)) bb_pool *bb_unit_push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
     bb_pool *was = u->pool;
     bb_pool *counted = bb_unit_apply_migration(u);
     bb_pool *to = u->pool;
-    if (to == was)
-        bb_pool_push(to, u, ctx); /* it stays */
-    else
-        bb_pool_push_migrated(to, u);
-    if (counted)
-        bb_unit_uncount_blocked(counted, to); /* after the push, see migrate.c */
+    push_and_uncount(to, u, counted, ctx, to == was);
     return to;
 }
 
@@ -185,12 +205,12 @@ static __attribute__((noinline)) bool serve_requests(bb_unit *u)
         bb_pool *before = u->pool;
         bb_pool *counted = bb_unit_apply_migration(u);
         bb_pool *to = u->pool;
-        if (to != before)
-            bb_pool_push_migrated(to, u);
-        if (counted)
-            bb_unit_uncount_blocked(counted, to); /* after the push, see migrate.c */
-        if (to != before)
+        if (to != before) {
+            push_and_uncount(to, u, counted, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE, false);
             return false;
+        }
+        if (counted)
+            bb_unit_uncount_blocked(counted, to); /* it stays, and runs now */
     }
     return true;
 }
