@@ -40,10 +40,13 @@ __attribute__((noinline)) static void run_pending(void)
         call.fn(call.arg);
 }
 
+/* makecontext passes int arguments only: a pointer goes as two 32-bit
+ * halves. Shifted in two steps of 16, so that where a pointer has 32 bits
+ * the high half is 0 with no shift by the full width (undefined in C). */
 static void trampoline(unsigned int hi, unsigned int lo)
 {
     struct fresh_ctx *fresh =
-        (struct fresh_ctx *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+        (struct fresh_ctx *)((((uintptr_t)hi << 16) << 16) | (uintptr_t)lo);
     run_pending();
     fresh->entry(fresh->arg);
     abort(); /* entry must never return */
@@ -65,7 +68,7 @@ void *bb_ctx_make(void *stack_base, size_t size, void (*entry)(void *), void *ar
     fresh->entry = entry;
     fresh->arg = arg;
     makecontext(&fresh->uc, (void (*)(void))trampoline, 2,
-                (unsigned int)(top >> 32), (unsigned int)(top & 0xffffffffu));
+                (unsigned int)((top >> 16) >> 16), (unsigned int)(top & 0xffffffffu));
     return &fresh->uc;
 }
 
