@@ -18,6 +18,7 @@
 
 #include "bb_config.h"
 #include "bb_cpu_sets.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_technique.h"
 
@@ -40,10 +41,10 @@ static __attribute__((format(printf, 3, 4))) void warn(const char *name, const c
 {
     char key[64];
     snprintf(key, sizeof(key), "ABT_%s", name);
-    fprintf(stderr, "bobbin: %s%s=%s ", getenv(key) ? "ABT_" : "ABT_ENV_", name, value);
+    bb_fprintf(stderr, "bobbin: %s%s=%s ", getenv(key) ? "ABT_" : "ABT_ENV_", name, value);
     va_list ap;
     va_start(ap, rest);
-    vfprintf(stderr, rest, ap);
+    bb_vfprintf(stderr, rest, ap);
     va_end(ap);
 }
 
@@ -293,43 +294,44 @@ static void print_affinity(const bb_config_t *c, FILE *out)
 {
     const bb_cpu_sets *sets = &c->rank_cpus;
     if (!c->set_affinity) {
-        fprintf(out, "  ABT_SET_AFFINITY        : no\n");
+        bb_fprintf(out, "  ABT_SET_AFFINITY        : no\n");
         return;
     }
-    fprintf(out, "  ABT_SET_AFFINITY        : yes, rank r to set r mod %d:", sets->num_sets);
+    bb_fprintf(out, "  ABT_SET_AFFINITY        : yes, rank r to set r mod %d:", sets->num_sets);
     enum { SETS_SHOWN = 8 };
     for (int i = 0; i < sets->num_sets && i < SETS_SHOWN; i++) {
-        fprintf(out, "%s{", i ? "," : " ");
+        bb_fprintf(out, "%s{", i ? "," : " ");
         for (int j = sets->starts[i]; j < sets->starts[i + 1]; j++)
-            fprintf(out, "%s%d", j > sets->starts[i] ? "," : "", sets->cpus[j]);
-        fprintf(out, "}");
+            bb_fprintf(out, "%s%d", j > sets->starts[i] ? "," : "", sets->cpus[j]);
+        bb_fprintf(out, "}");
     }
-    fprintf(out, "%s\n", sets->num_sets > SETS_SHOWN ? ",..." : "");
+    bb_fprintf(out, "%s\n", sets->num_sets > SETS_SHOWN ? ",..." : "");
 }
 
 void bb_config_print(const bb_config_t *c, FILE *out)
 {
-    fprintf(out, "bobbin configuration:\n");
-    fprintf(out, "  version                 : %s\n", ABT_VERSION);
-    fprintf(out, "  context switch          : %s\n", BB_CONTEXT_NAME);
-    fprintf(out, "  ABT_THREAD_STACKSIZE    : %zu\n", c->thread_stacksize);
-    fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
-    fprintf(out, "  ABT_SCHED_EVENT_FREQ    : %d\n", c->sched_event_freq);
+    bb_fprintf(out, "bobbin configuration:\n");
+    bb_fprintf(out, "  version                 : %s\n", ABT_VERSION);
+    bb_fprintf(out, "  context switch          : %s\n", BB_CONTEXT_NAME);
+    bb_fprintf(out, "  ABT_THREAD_STACKSIZE    : %zu\n", c->thread_stacksize);
+    bb_fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
+    bb_fprintf(out, "  ABT_SCHED_EVENT_FREQ    : %d\n", c->sched_event_freq);
     if (c->idle_sleeps)
-        fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : %" PRIu64 " (idle BASIC, PRIO, RANDWS sleep)\n",
-                c->sched_sleep_nsec);
+        bb_fprintf(out,
+                   "  ABT_SCHED_SLEEP_NSEC    : %" PRIu64 " (idle BASIC, PRIO, RANDWS sleep)\n",
+                   c->sched_sleep_nsec);
     else
-        fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : off (idle BASIC, PRIO, RANDWS yield)\n");
-    fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
+        bb_fprintf(out, "  ABT_SCHED_SLEEP_NSEC    : off (idle BASIC, PRIO, RANDWS yield)\n");
+    bb_fprintf(out, "  ABT_MAX_NUM_XSTREAMS    : %d\n", c->max_xstreams);
     print_affinity(c, out);
-    fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
-    fprintf(out, "  ABT_MEM_MAX_NUM_DESCS   : %u\n", c->mem_max_descs);
-    fprintf(out, "  usable CPUs             : %d\n", c->num_cpus);
+    bb_fprintf(out, "  ABT_MEM_MAX_NUM_STACKS  : %u\n", c->mem_max_stacks);
+    bb_fprintf(out, "  ABT_MEM_MAX_NUM_DESCS   : %u\n", c->mem_max_descs);
+    bb_fprintf(out, "  usable CPUs             : %d\n", c->num_cpus);
     static const char *const guards[] = {
         [BB_STACK_GUARD_NONE] = "none",
         [BB_STACK_GUARD_BEST] = "mprotect (while the kernel's mapping limit allows)",
         [BB_STACK_GUARD_STRICT] = "mprotect_strict (every stack, or creation fails)"};
-    fprintf(out, "  ABT_STACK_OVERFLOW_CHECK: %s\n", guards[c->stack_guard]);
+    bb_fprintf(out, "  ABT_STACK_OVERFLOW_CHECK: %s\n", guards[c->stack_guard]);
     static const char *const large[] = {
         [BB_LP_NONE] = "malloc (no 2 MiB regions: small descriptor chunks, one mapping per stack)",
         [BB_LP_REGULAR] = "mmap_rp (2 MiB regions of regular pages)",
@@ -340,20 +342,23 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         [BB_STACK_GUARD_NONE] = "descriptors and stacks",
         [BB_STACK_GUARD_BEST] = "descriptors, and stacks past the guard-page budget",
         [BB_STACK_GUARD_STRICT] = "descriptors"};
-    fprintf(out, "  ABT_MEM_LP_ALLOC        : %s", large[c->large_pages]);
+    bb_fprintf(out, "  ABT_MEM_LP_ALLOC        : %s", large[c->large_pages]);
     if (c->large_pages != BB_LP_NONE)
-        fprintf(out, ", for %s", region_use[c->stack_guard]);
-    fprintf(out, "\n");
-    fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
-    fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps "
+        bb_fprintf(out, ", for %s", region_use[c->stack_guard]);
+    bb_fprintf(out, "\n");
+    bb_fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
+    bb_fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps "
                  "(BASIC_WAIT: at once, while polling is in vain)\n",
-            BB_IDLE_SPIN_NS / 1000);
-    fprintf(out, "  ABT_OPT_FAST_CREATE_FREE: %s\n", c->shortcuts & BB_SHORTCUT_CREATE_FREE ? "yes" : "no");
-    fprintf(out, "  ABT_OPT_JOIN_BYPASS     : %s\n", c->shortcuts & BB_SHORTCUT_BYPASS ? "yes" : "no");
-    fprintf(out, "  ABT_OPT_DIRECT_YIELD    : %s\n", c->shortcuts & BB_SHORTCUT_YIELD ? "yes" : "no");
-    fprintf(out, "  ABT_THREAD_TECHNIQUE    : ");
+               BB_IDLE_SPIN_NS / 1000);
+    bb_fprintf(out, "  ABT_OPT_FAST_CREATE_FREE: %s\n",
+               c->shortcuts & BB_SHORTCUT_CREATE_FREE ? "yes" : "no");
+    bb_fprintf(out, "  ABT_OPT_JOIN_BYPASS     : %s\n",
+               c->shortcuts & BB_SHORTCUT_BYPASS ? "yes" : "no");
+    bb_fprintf(out, "  ABT_OPT_DIRECT_YIELD    : %s\n",
+               c->shortcuts & BB_SHORTCUT_YIELD ? "yes" : "no");
+    bb_fprintf(out, "  ABT_THREAD_TECHNIQUE    : ");
     bb_technique_print(c->technique, out);
-    fprintf(out, "\n");
-    fprintf(out, "  cancel, migration       : yes, yes\n");
-    fprintf(out, "  stack unwinding, tools  : no, yes\n");
+    bb_fprintf(out, "\n");
+    bb_fprintf(out, "  cancel, migration       : yes, yes\n");
+    bb_fprintf(out, "  stack unwinding, tools  : no, yes\n");
 }

@@ -25,6 +25,7 @@
 
 #include "bb_info.h"
 #include "bb_pool.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
 #include "bb_time.h"
@@ -69,7 +70,7 @@ static void print_time(FILE *fp, const char *what)
     char text[64];
     localtime_r(&now, &tm);
     strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S", &tm);
-    fprintf(fp, "=== %s of the stack dump of all ULTs in pools: %s ===\n", what, text);
+    bb_fprintf(fp, "=== %s of the stack dump of all ULTs in pools: %s ===\n", what, text);
 }
 
 /* `scheds[r]`: the main scheduler of the ES of rank r, or NULL. */
@@ -122,7 +123,7 @@ static void print_dump(FILE *fp)
     print_time(fp, "start");
     bb_sched **scheds = pin_main_scheds();
     if (!scheds) {
-        fprintf(fp, "bobbin: stack dump: no memory\n");
+        bb_fprintf(fp, "bobbin: stack dump: no memory\n");
         return;
     }
     for (int r = 0; r < bb_rt.xstreams_cap; r++) {
@@ -130,9 +131,9 @@ static void print_dump(FILE *fp)
         if (!es)
             continue;
         bb_sched *s = scheds[r];
-        fprintf(fp, "xstream %d (%p): main sched %p\n", r, (void *)es, (void *)s);
+        bb_fprintf(fp, "xstream %d (%p): main sched %p\n", r, (void *)es, (void *)s);
         for (int i = 0; s && i < s->num_pools; i++)
-            fprintf(fp, "  pool %d: %p\n", i, (void *)s->pools[i]);
+            bb_fprintf(fp, "  pool %d: %p\n", i, (void *)s->pools[i]);
     }
     for (int r = 0; r < bb_rt.xstreams_cap; r++) {
         bb_sched *s = scheds[r];
@@ -141,12 +142,12 @@ static void print_dump(FILE *fp)
             if (printed_before(scheds, r, i, p))
                 continue; /* a pool shared by several ESs is printed once */
             if (!walkable(p)) {
-                fprintf(fp, "pool %p: private, its ES did not stop: not printed\n", (void *)p);
+                bb_fprintf(fp, "pool %p: private, its ES did not stop: not printed\n", (void *)p);
                 continue;
             }
             int err = ABT_info_print_thread_stacks_in_pool(fp, bb_pool_handle(p));
             if (err != ABT_SUCCESS)
-                fprintf(fp, "pool %p: cannot print its units (error %d)\n", (void *)p, err);
+                bb_fprintf(fp, "pool %p: cannot print its units (error %d)\n", (void *)p, err);
         }
     }
     unpin_main_scheds(scheds);
@@ -202,8 +203,8 @@ static void lead(bb_xstream *self)
     wake_all(self);
     bool forced = wait_for_followers();
     if (forced)
-        fprintf(fp, "bobbin: stack dump: only %u of %u execution streams stopped in %.3f s\n",
-                bb_load_relaxed(&request.stopped) + 1, running_xstreams(), request.timeout);
+        bb_fprintf(fp, "bobbin: stack dump: only %u of %u execution streams stopped in %.3f s\n",
+                   bb_load_relaxed(&request.stopped) + 1, running_xstreams(), request.timeout);
     print_dump(fp);
     pthread_mutex_unlock(&bb_rt.lock);
     if (request.cb)

@@ -14,6 +14,7 @@
 #include "bb_attr.h"
 #include "bb_info.h"
 #include "bb_pool.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
 #include "bb_technique.h"
@@ -98,75 +99,75 @@ static const char *yes_no(bool b)
 
 void bb_info_print_xstream(FILE *fp, bb_xstream *es, int indent)
 {
-    fprintf(fp, "%*sxstream %p:\n", indent, "", (void *)es);
+    bb_fprintf(fp, "%*sxstream %p:\n", indent, "", (void *)es);
     indent += 2;
-    fprintf(fp, "%*srank        : %d\n", indent, "", bb_load_relaxed(&es->rank));
-    fprintf(fp, "%*stype        : %s\n", indent, "", es->is_primary ? "PRIMARY" : "SECONDARY");
-    fprintf(fp, "%*sstate       : %s\n", indent, "",
-            xstream_state_name(bb_load_relaxed(&es->state)));
-    fprintf(fp, "%*srunning     : %p\n", indent, "", (void *)bb_load_relaxed(&es->current));
-    fprintf(fp, "%*smain sched  : %p\n", indent, "", (void *)es->main_sched);
-    fprintf(fp, "%*scpu         : %d\n", indent, "", bb_xstream_cpuid(es));
+    bb_fprintf(fp, "%*srank        : %d\n", indent, "", bb_load_relaxed(&es->rank));
+    bb_fprintf(fp, "%*stype        : %s\n", indent, "", es->is_primary ? "PRIMARY" : "SECONDARY");
+    bb_fprintf(fp, "%*sstate       : %s\n", indent, "",
+               xstream_state_name(bb_load_relaxed(&es->state)));
+    bb_fprintf(fp, "%*srunning     : %p\n", indent, "", (void *)bb_load_relaxed(&es->current));
+    bb_fprintf(fp, "%*smain sched  : %p\n", indent, "", (void *)es->main_sched);
+    bb_fprintf(fp, "%*scpu         : %d\n", indent, "", bb_xstream_cpuid(es));
     uint32_t steps = bb_load_relaxed(&es->ult_steps);
-    fprintf(fp, "%*stechnique   : %s%s; ABT_thread_create_to: %s\n", indent, "",
-            bb_technique_name_of_steps(steps), es->adaptive ? " (chosen by auto)" : "",
-            bb_technique_child_first_name(steps));
+    bb_fprintf(fp, "%*stechnique   : %s%s; ABT_thread_create_to: %s\n", indent, "",
+               bb_technique_name_of_steps(steps), es->adaptive ? " (chosen by auto)" : "",
+               bb_technique_child_first_name(steps));
     uint64_t ended = bb_load_relaxed(&es->ults_ended); /* a glimpse of a running ES */
     uint64_t deviated = bb_load_relaxed(&es->ults_deviated);
     uint64_t joiner_run = bb_load_relaxed(&es->ults_joiner_run);
-    fprintf(fp, "%*sULTs ended  : %llu, %llu of them deviated (%.1f%%), %llu run by their "
+    bb_fprintf(fp, "%*sULTs ended  : %llu, %llu of them deviated (%.1f%%), %llu run by their "
                 "joiner\n",
-            indent, "", (unsigned long long)ended, (unsigned long long)deviated,
-            ended ? 100.0 * (double)deviated / (double)ended : 0.0,
-            (unsigned long long)joiner_run);
+               indent, "", (unsigned long long)ended, (unsigned long long)deviated,
+               ended ? 100.0 * (double)deviated / (double)ended : 0.0,
+               (unsigned long long)joiner_run);
 }
 
 static void print_pool(FILE *fp, bb_pool *p, int indent)
 {
     bool can_size = bb_pool_can(p, BB_POOL_CAN_SIZE);
-    fprintf(fp, "%*spool %p:\n", indent, "", (void *)p);
+    bb_fprintf(fp, "%*spool %p:\n", indent, "", (void *)p);
     indent += 2;
-    fprintf(fp, "%*sid          : %llu\n", indent, "", (unsigned long long)p->id);
-    fprintf(fp, "%*skind        : %s\n", indent, "", p->user ? "USER" : "BUILTIN");
-    fprintf(fp, "%*saccess      : %s\n", indent, "", access_name(p->access));
-    fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(p->automatic));
-    fprintf(fp, "%*sschedulers  : %ld\n", indent, "", (long)bb_load_relaxed(&p->num_scheds));
-    fprintf(fp, "%*sempty       : %s\n", indent, "", yes_no(bb_pool_is_empty(p)));
-    fprintf(fp, "%*ssize        : %zu%s\n", indent, "", can_size ? p->ops->size(p) : 0,
-            can_size ? "" : " (the pool cannot tell)");
-    fprintf(fp, "%*sblocked     : %ld\n", indent, "", (long)bb_load_relaxed(&p->num_blocked));
-    fprintf(fp, "%*sdata        : %p\n", indent, "", p->data);
+    bb_fprintf(fp, "%*sid          : %llu\n", indent, "", (unsigned long long)p->id);
+    bb_fprintf(fp, "%*skind        : %s\n", indent, "", p->user ? "USER" : "BUILTIN");
+    bb_fprintf(fp, "%*saccess      : %s\n", indent, "", access_name(p->access));
+    bb_fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(p->automatic));
+    bb_fprintf(fp, "%*sschedulers  : %ld\n", indent, "", (long)bb_load_relaxed(&p->num_scheds));
+    bb_fprintf(fp, "%*sempty       : %s\n", indent, "", yes_no(bb_pool_is_empty(p)));
+    bb_fprintf(fp, "%*ssize        : %zu%s\n", indent, "", can_size ? p->ops->size(p) : 0,
+               can_size ? "" : " (the pool cannot tell)");
+    bb_fprintf(fp, "%*sblocked     : %ld\n", indent, "", (long)bb_load_relaxed(&p->num_blocked));
+    bb_fprintf(fp, "%*sdata        : %p\n", indent, "", p->data);
 }
 
 static void print_sched(FILE *fp, bb_sched *s, int indent)
 {
-    fprintf(fp, "%*ssched %p:\n", indent, "", (void *)s);
+    bb_fprintf(fp, "%*ssched %p:\n", indent, "", (void *)s);
     indent += 2;
-    fprintf(fp, "%*skind        : %s\n", indent, "", sched_kind_name(s->kind));
-    fprintf(fp, "%*sused        : %s\n", indent, "",
-            sched_use_name(__atomic_load_n(&s->used, __ATOMIC_RELAXED)));
-    fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(s->automatic));
-    fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&s->request));
-    fprintf(fp, "%*sevent freq  : %d\n", indent, "", s->event_freq);
+    bb_fprintf(fp, "%*skind        : %s\n", indent, "", sched_kind_name(s->kind));
+    bb_fprintf(fp, "%*sused        : %s\n", indent, "",
+               sched_use_name(__atomic_load_n(&s->used, __ATOMIC_RELAXED)));
+    bb_fprintf(fp, "%*sautomatic   : %s\n", indent, "", yes_no(s->automatic));
+    bb_fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&s->request));
+    bb_fprintf(fp, "%*sevent freq  : %d\n", indent, "", s->event_freq);
     if (s->kind == ABT_SCHED_BASIC_WAIT) { /* src/sched/basic.c, sleep_spin_ns */
         if (bb_sched_polls_before_sleep(s))
-            fprintf(fp, "%*sidle polling: up to %d us, then sleeps\n", indent, "",
-                    BB_IDLE_SPIN_NS / 1000);
+            bb_fprintf(fp, "%*sidle polling: up to %d us, then sleeps\n", indent, "",
+                       BB_IDLE_SPIN_NS / 1000);
         else
-            fprintf(fp, "%*sidle polling: none, sleeps at once (its last polls were in vain)\n",
-                    indent, "");
+            bb_fprintf(fp, "%*sidle polling: none, sleeps at once (its last polls were in vain)\n",
+                       indent, "");
     }
-    fprintf(fp, "%*sthread      : %p\n", indent, "", (void *)bb_load_relaxed(&s->unit));
-    fprintf(fp, "%*sdata        : %p\n", indent, "", s->data);
-    fprintf(fp, "%*spools       : %d\n", indent, "", s->num_pools);
+    bb_fprintf(fp, "%*sthread      : %p\n", indent, "", (void *)bb_load_relaxed(&s->unit));
+    bb_fprintf(fp, "%*sdata        : %p\n", indent, "", s->data);
+    bb_fprintf(fp, "%*spools       : %d\n", indent, "", s->num_pools);
     for (int i = 0; i < s->num_pools; i++)
         print_pool(fp, s->pools[i], indent + 2);
 }
 
 void bb_info_print_unit_header(FILE *fp, bb_unit *u, int indent)
 {
-    fprintf(fp, "%*s%s %p (id %llu):\n", indent, "", bb_unit_is_ult(u) ? "ULT" : "tasklet",
-            (void *)u, (unsigned long long)bb_unit_get_id(u));
+    bb_fprintf(fp, "%*s%s %p (id %llu):\n", indent, "", bb_unit_is_ult(u) ? "ULT" : "tasklet",
+               (void *)u, (unsigned long long)bb_unit_get_id(u));
 }
 
 static const char *unit_type_name(const bb_unit *u)
@@ -188,24 +189,24 @@ static void print_unit(FILE *fp, bb_unit *u, int indent)
     pthread_mutex_lock(&bb_rt.lock);
     int rank = bb_xstream_table_rank_of_locked(es);
     pthread_mutex_unlock(&bb_rt.lock);
-    fprintf(fp, "%*stype        : %s\n", indent, "", unit_type_name(u));
-    fprintf(fp, "%*syieldable   : %s\n", indent, "", yes_no(bb_unit_is_ult(u)));
-    fprintf(fp, "%*sstate       : %s\n", indent, "", thread_state_name(bb_unit_state(u)));
+    bb_fprintf(fp, "%*stype        : %s\n", indent, "", unit_type_name(u));
+    bb_fprintf(fp, "%*syieldable   : %s\n", indent, "", yes_no(bb_unit_is_ult(u)));
+    bb_fprintf(fp, "%*sstate       : %s\n", indent, "", thread_state_name(bb_unit_state(u)));
     if (es && rank < 0)
-        fprintf(fp, "%*slast xstream: %p (freed)\n", indent, "", (void *)es);
+        bb_fprintf(fp, "%*slast xstream: %p (freed)\n", indent, "", (void *)es);
     else
-        fprintf(fp, "%*slast xstream: %p (rank %d)\n", indent, "", (void *)es, rank);
-    fprintf(fp, "%*spool        : %p\n", indent, "", (void *)bb_load_relaxed(&u->pool));
-    fprintf(fp, "%*sfunction    : %p\n", indent, "",
-            (void *)(uintptr_t)bb_load_relaxed(&u->func));
-    fprintf(fp, "%*sargument    : %p\n", indent, "", bb_load_relaxed(&u->arg));
-    fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(u->flags & BB_UNIT_NAMED));
-    fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(bb_load_relaxed(&u->migratable)));
-    fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&u->requests));
-    fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)bb_load_relaxed(&u->keys));
+        bb_fprintf(fp, "%*slast xstream: %p (rank %d)\n", indent, "", (void *)es, rank);
+    bb_fprintf(fp, "%*spool        : %p\n", indent, "", (void *)bb_load_relaxed(&u->pool));
+    bb_fprintf(fp, "%*sfunction    : %p\n", indent, "",
+               (void *)(uintptr_t)bb_load_relaxed(&u->func));
+    bb_fprintf(fp, "%*sargument    : %p\n", indent, "", bb_load_relaxed(&u->arg));
+    bb_fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(u->flags & BB_UNIT_NAMED));
+    bb_fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(bb_load_relaxed(&u->migratable)));
+    bb_fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&u->requests));
+    bb_fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)bb_load_relaxed(&u->keys));
     if (bb_unit_is_ult(u)) /* a lazy stack comes and goes */
-        fprintf(fp, "%*sstack       : %p, %zu bytes\n", indent, "", bb_load_relaxed(&u->stack),
-                u->stacksize);
+        bb_fprintf(fp, "%*sstack       : %p, %zu bytes\n", indent, "", bb_load_relaxed(&u->stack),
+                   u->stacksize);
 }
 
 /* ---- public API ------------------------------------------------------------------ */
@@ -228,7 +229,7 @@ int ABT_info_print_all_xstreams(FILE *fp)
     if (!fp)
         return ABT_ERR_INV_ARG;
     pthread_mutex_lock(&bb_rt.lock); /* no ES comes or goes meanwhile */
-    fprintf(fp, "execution streams: %d\n", bb_rt.num_xstreams);
+    bb_fprintf(fp, "execution streams: %d\n", bb_rt.num_xstreams);
     for (int rank = 0; rank < bb_rt.xstreams_cap; rank++)
         if (bb_rt.xstreams[rank])
             bb_info_print_xstream(fp, bb_rt.xstreams[rank], 2);
@@ -298,8 +299,10 @@ int ABT_info_print_thread_attr(FILE *fp, ABT_thread_attr attr)
     if (!fp)
         return ABT_ERR_INV_ARG;
     bb_attr *a = bb_attr_of(attr);
-    fprintf(fp, "thread attr %p: stack %p, stack size %zu, migratable %s, migration callback argument %p\n",
-            (void *)a, a->stack, a->stacksize, yes_no(a->migratable), a->migrate_cb_arg);
+    bb_fprintf(fp,
+               "thread attr %p: stack %p, stack size %zu, migratable %s, "
+               "migration callback argument %p\n",
+               (void *)a, a->stack, a->stacksize, yes_no(a->migratable), a->migrate_cb_arg);
     fflush(fp);
     return ABT_SUCCESS;
 }

@@ -15,6 +15,7 @@
 
 #include "bb_info.h"
 #include "bb_pool.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 
 enum { LINE_BYTES = 32 };
@@ -51,48 +52,48 @@ dump(FILE *fp, const char *from, const char *end, int indent)
         if (zero && in_zero_run)
             continue;
         if (zero && line != from) {
-            fprintf(fp, "%*s*\n", indent, "");
+            bb_fprintf(fp, "%*s*\n", indent, "");
             in_zero_run = true;
             continue;
         }
         in_zero_run = false;
-        fprintf(fp, "%*s%p: %016llx %016llx %016llx %016llx\n", indent, "", (const void *)line,
-                (unsigned long long)w[0], (unsigned long long)w[1], (unsigned long long)w[2],
-                (unsigned long long)w[3]);
+        bb_fprintf(fp, "%*s%p: %016llx %016llx %016llx %016llx\n", indent, "", (const void *)line,
+                   (unsigned long long)w[0], (unsigned long long)w[1], (unsigned long long)w[2],
+                   (unsigned long long)w[3]);
     }
 }
 
 static void print_stack(FILE *fp, bb_unit *u, int indent)
 {
     if (!bb_unit_is_ult(u)) {
-        fprintf(fp, "%*sno stack (a tasklet)\n", indent, "");
+        bb_fprintf(fp, "%*sno stack (a tasklet)\n", indent, "");
         return;
     }
     char *stack = bb_load_relaxed(&u->stack); /* a lazy stack comes and goes */
     if (!stack && u->stacksize) { /* a lazy stack (bb_technique.h) */
         if (bb_unit_is_terminated(u))
-            fprintf(fp, "%*sno stack (it gave it back when it ended)\n", indent, "");
+            bb_fprintf(fp, "%*sno stack (it gave it back when it ended)\n", indent, "");
         else
-            fprintf(fp, "%*sno stack yet, not started: nothing on it yet (it gets its stack "
+            bb_fprintf(fp, "%*sno stack yet, not started: nothing on it yet (it gets its stack "
                         "at its first run)\n", indent, "");
         return;
     }
     if (!stack) {
-        fprintf(fp, "%*sno stack of its own (it runs on its OS thread's stack)\n", indent, "");
+        bb_fprintf(fp, "%*sno stack of its own (it runs on its OS thread's stack)\n", indent, "");
         return;
     }
     const char *low = stack, *high = low + u->stacksize;
     if (bb_unit_state(u) == ABT_THREAD_STATE_READY && !u->ctx) {
-        fprintf(fp, "%*sstack %p-%p (%zu bytes), not started: nothing on it yet\n", indent, "",
-                (const void *)low, (const void *)high, u->stacksize);
+        bb_fprintf(fp, "%*sstack %p-%p (%zu bytes), not started: nothing on it yet\n", indent, "",
+                   (const void *)low, (const void *)high, u->stacksize);
         return;
     }
     bool saved = bb_unit_state(u) != ABT_THREAD_STATE_RUNNING && u->ctx;
     const char *sp = saved ? (const char *)u->ctx : low;
     if (sp < low || sp >= high)
         sp = low; /* not a pointer into this stack: dump all of it */
-    fprintf(fp, "%*sstack %p-%p (%zu bytes), saved context %p\n", indent, "", (const void *)low,
-            (const void *)high, u->stacksize, saved ? u->ctx : NULL);
+    bb_fprintf(fp, "%*sstack %p-%p (%zu bytes), saved context %p\n", indent, "", (const void *)low,
+               (const void *)high, u->stacksize, saved ? u->ctx : NULL);
     if (raw_dump_wanted())
         dump(fp, low + ((uintptr_t)(sp - low) & ~(uintptr_t)(LINE_BYTES - 1)), high, indent);
 }
@@ -135,7 +136,7 @@ int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
      * popped, ran and freed meanwhile), as for a push or a pop (section 7). */
     if (!bb_pool_walkable_here(p))
         return ABT_ERR_INV_POOL_ACCESS;
-    fprintf(fp, "pool %p:\n", (void *)p);
+    bb_fprintf(fp, "pool %p:\n", (void *)p);
     struct stacks_walk w = {fp};
     p->ops->for_each(p, print_one, &w);
     fflush(fp);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "bb_pool.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_time.h"
 #include "unit_map.h"
@@ -196,7 +197,7 @@ static __attribute__((noinline)) ABT_unit make_unit_for_push(bb_pool *p, bb_unit
 {
     bb_pool *keep = u->pool;
     if (bb_unit_set_pool(u, p) != ABT_SUCCESS) {
-        fprintf(stderr, "bobbin: a user pool's create-unit callback failed during a push\n");
+        bb_fprintf(stderr, "bobbin: a user pool's create-unit callback failed during a push\n");
         abort();
     }
     bb_store_relaxed(&u->pool, keep);

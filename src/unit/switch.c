@@ -18,12 +18,13 @@
 #include <stdlib.h>
 
 #include "bb_ctx.h"
-#include "bb_switch.h"
 #include "bb_mem.h"
 #include "bb_pool.h"
 #include "bb_pool_list.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_switch.h"
 #include "bb_tool.h"
 #include "bb_unit.h"
 #include "bb_wait.h"
@@ -963,9 +964,9 @@ void bb_ult_return_stack(bb_unit *u)
 
 static __attribute__((noreturn)) void out_of_stacks(const bb_unit *u)
 {
-    fprintf(stderr, "bobbin: no memory for the stack of %s (ABT_THREAD_TECHNIQUE with a lazy "
+    bb_fprintf(stderr, "bobbin: no memory for the stack of %s (ABT_THREAD_TECHNIQUE with a lazy "
                     "stack); aborting\n",
-            (u->flags & BB_UNIT_SCHED) ? "a scheduler at its start or restart"
+               (u->flags & BB_UNIT_SCHED) ? "a scheduler at its start or restart"
                                        : "a ULT at its first run");
     abort();
 }

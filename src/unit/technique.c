@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "bb_pool.h"
+#include "bb_print.h"
 #include "bb_sched.h"
 #include "bb_technique.h"
 #include "bb_xstream.h"
@@ -76,11 +77,11 @@ const char *bb_technique_child_first_name(uint32_t steps)
 void bb_technique_print(int technique, FILE *out)
 {
     uint32_t steps = techniques[technique].steps;
-    fprintf(out, "%s (%s); ABT_thread_create_to: %s", techniques[technique].name,
-            techniques[technique].what, bb_technique_child_first_name(steps));
+    bb_fprintf(out, "%s (%s); ABT_thread_create_to: %s", techniques[technique].name,
+               techniques[technique].what, bb_technique_child_first_name(steps));
     if (technique == BB_TECH_AUTO)
-        fprintf(out, ", %s or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_SS)),
-                bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
+        bb_fprintf(out, ", %s or %s", bb_technique_child_first_name(bb_technique_steps(BB_TECH_SS)),
+                   bb_technique_child_first_name(bb_technique_steps(BB_TECH_FULL)));
 }
 
 /* A running average of percentages: each window weighs a sixteenth, so

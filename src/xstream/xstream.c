@@ -16,11 +16,12 @@
 
 #include "bb_caller.h"
 #include "bb_ctx.h"
-#include "bb_switch.h"
 #include "bb_overflow.h"
 #include "bb_pool.h"
+#include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
+#include "bb_switch.h"
 #include "bb_technique.h"
 #include "bb_xstream.h"
 
@@ -278,10 +279,10 @@ static bool have_thread_running_key;
 
 static void thread_ended_in_unit(void *es)
 {
-    fprintf(stderr,
-            "bobbin: the OS thread of ES %d ended inside a work unit (pthread_exit or "
-            "pthread_cancel); the ES cannot go on, aborting\n",
-            bb_load_relaxed(&((bb_xstream *)es)->rank));
+    bb_fprintf(stderr,
+               "bobbin: the OS thread of ES %d ended inside a work unit (pthread_exit or "
+               "pthread_cancel); the ES cannot go on, aborting\n",
+               bb_load_relaxed(&((bb_xstream *)es)->rank));
     abort();
 }
 

@@ -1,0 +1,16 @@
+/*
+ * fprintf for everything the library prints (src/info/fprintf.c).
+ */
+#ifndef BB_PRINT_H
+#define BB_PRINT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* As fprintf, in at most about 2 KiB of the caller's stack, whatever the
+ * stream's buffering: the library prints from ULTs, whose stacks may be
+ * small. */
+int bb_fprintf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int bb_vfprintf(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+#endif
