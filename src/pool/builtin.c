@@ -152,15 +152,12 @@ static inline void unlock_after_resume(bb_pool *p)
  * was on its way here (made ready, not pushed yet), and then left the move to
  * whoever pushes it (bb_unit_migrate). The look at the request is made under
  * the lock, so it comes after any such try: either the try found the unit
- * here, or this finds the request. A resumed unit leaves this pool's blocked
- * count after it is pushed elsewhere. */
+ * here, or this finds the request. */
 static __attribute__((noinline)) void unlock_and_forward(bb_pool *p, bb_unit *u, bb_pool_ctx ctx,
                                                          bool resumed)
 {
     bb_spin_unlock(&p->lock);
-    bb_pool *now = bb_unit_push_migrating(u, ctx);
-    if (resumed)
-        bb_unit_uncount_blocked(p, now);
+    bb_unit_forward(u, p, ctx, resumed);
 }
 
 /* `deque` and `resumed` are constants: the push of a RANDWS pool, and that

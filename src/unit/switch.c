@@ -59,12 +59,24 @@ static void push_and_uncount(bb_pool *to, bb_unit *u, bb_pool *counted, bb_pool_
     }
     if (counted && counted != to)
         bb_unit_uncount_blocked(counted, to);
-    if (stays)
+    if (stays && bb_pool_surely_open_to(to, bb_self_xstream()))
         bb_pool_push(to, u, ctx);
     else
-        bb_pool_push_migrated(to, u);
+        bb_pool_push_migrated(to, u); /* or through its incoming stack */
     if (counted && counted == to)
         bb_unit_uncount_blocked(counted, to);
+}
+
+void bb_unit_forward(bb_unit *u, bb_pool *p, bb_pool_ctx ctx, bool counted_in_p)
+{
+    bb_pool *was = u->pool;
+    bb_pool *counted = bb_unit_apply_migration(u);
+    bb_pool *to = u->pool;
+    if (counted_in_p && to != p)
+        bb_unit_uncount_blocked(p, to); /* it never enters `p` */
+    push_and_uncount(to, u, counted, ctx, to == was);
+    if (counted_in_p && to == p)
+        bb_unit_uncount_blocked(p, to);
 }
 
 __attribute__((noinline)) bb_pool *bb_unit_push_migrating(bb_unit *u, bb_pool_ctx ctx)
@@ -1011,13 +1023,18 @@ void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now)
 /* The blocked count drops only after the push, so that a scheduler never
  * sees the unit neither blocked nor queued and stops too early. Back into
  * the shared built-in pool it blocked in, both happen under one hold of the
- * pool's lock (push_resumed). */
+ * pool's lock (push_resumed). A move pending takes it elsewhere, and its
+ * pool drops the count first (bb_unit_forward). */
 static void make_ready_here(bb_unit *u)
 {
     bb_pool *was = u->blocked_in;
     u->blocked_in = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    if (was && was == u->pool && was->ops->push_resumed && !has_pending_migration(u)) {
+    if (was && was == u->pool && has_pending_migration(u)) {
+        bb_unit_forward(u, was, ABT_POOL_CONTEXT_OP_THREAD_RESUME, true);
+        return;
+    }
+    if (was && was == u->pool && was->ops->push_resumed) {
         was->ops->push_resumed(was, u, ABT_POOL_CONTEXT_OP_THREAD_RESUME);
         return;
     }
