@@ -100,6 +100,17 @@ static inline void bb_test_begin(unsigned seconds)
 #ifndef BB_TEST_UNDER_TSAN
 #define BB_TEST_UNDER_TSAN 0
 #endif
+/* AddressSanitizer's frames are larger: tests of small stacks skip it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BB_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BB_TEST_UNDER_ASAN 1
+#endif
+#endif
+#ifndef BB_TEST_UNDER_ASAN
+#define BB_TEST_UNDER_ASAN 0
+#endif
 static inline int bb_test_is_slow_run(void)
 {
     return BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND;

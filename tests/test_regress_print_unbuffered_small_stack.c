@@ -11,19 +11,6 @@
  * with a pattern on their stacks, which must be intact afterwards. */
 #include "bb_test.h"
 
-#include <string.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
 enum { NUM_NEIGHBOURS = 8, PATTERN = 0x5a, PATTERN_BYTES = 512 };
 
 static ABT_eventual print_now, neighbours_go;
@@ -71,7 +58,7 @@ static void printer(void *arg)
 int main(void)
 {
     BB_TEST_BEGIN(60);
-    if (UNDER_ASAN || BB_TEST_UNDER_TSAN) {
+    if (BB_TEST_UNDER_ASAN || BB_TEST_UNDER_TSAN) {
         printf("SKIP: a sanitizer's frames do not fit a 4 KiB stack\n");
         return 77;
     }

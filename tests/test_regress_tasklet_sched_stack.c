@@ -14,19 +14,6 @@
 #include "technique_util.h"
 #include <sys/wait.h>
 
-/* Under a sanitizer or valgrind the scheduler keeps ABT_SCHED_STACKSIZE and
- * runs tasklets on it, as under the other techniques (xstream.c). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
 #define DEPTH 256 /* 256 KiB: far beyond a ULT stack, far within 4 MiB */
 
 static void tasklet_fn(void *arg)
@@ -148,7 +135,9 @@ int main(void)
         CHECK_OK(ABT_sched_free(&usched)); /* not automatic: the user's again */
         CHECK_OK(ABT_finalize());
     }
-    if (!UNDER_ASAN && !bb_test_is_slow_run()) {
+    /* Under a sanitizer or valgrind the scheduler keeps ABT_SCHED_STACKSIZE
+     * and runs tasklets on it, as under the other techniques (xstream.c). */
+    if (!BB_TEST_UNDER_ASAN && !bb_test_is_slow_run()) {
         check_overflow_report("sc");
         check_overflow_report("full");
     }
