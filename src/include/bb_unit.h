@@ -421,10 +421,10 @@ void bb_unit_free_migrate_cb(bb_unit *u); /* the unit is being freed */
 bb_pool *bb_unit_push_migrating(bb_unit *u, ABT_pool_context ctx);
 /* `u`, ready with a move pending, was on its way into `p` (a built-in
  * shared pool's push found the request, builtin.c; a wake-up): it goes
- * where the move takes it. If `p` counted it (`counted_in_p`: a resumed
- * unit), `p` drops the count before a push elsewhere, after one into `p`.
- * switch.c. */
-void bb_unit_forward(bb_unit *u, bb_pool *p, ABT_pool_context ctx, bool counted_in_p);
+ * where the move takes it, which is returned. If `p` counted it
+ * (`counted_in_p`: a resumed unit), `p` drops the count before a push
+ * elsewhere, after one into `p`. switch.c. */
+bb_pool *bb_unit_forward(bb_unit *u, bb_pool *p, ABT_pool_context ctx, bool counted_in_p);
 bool bb_unit_is_unnamed(const bb_unit *u);
 
 #endif

@@ -29,7 +29,7 @@ static int format_then_write(FILE *fp, const char *fmt, va_list ap)
     va_list again;
     va_copy(again, ap);
     int len = vsnprintf(small, sizeof(small), fmt, ap);
-    if (len < 0 || len < SMALL_TEXT) {
+    if (len < SMALL_TEXT) { /* an error too */
         va_end(again);
         return len < 0 ? len : write_all(fp, small, len);
     }

@@ -67,7 +67,7 @@ static void push_and_uncount(bb_pool *to, bb_unit *u, bb_pool *counted, bb_pool_
         bb_unit_uncount_blocked(counted, to);
 }
 
-void bb_unit_forward(bb_unit *u, bb_pool *p, bb_pool_ctx ctx, bool counted_in_p)
+bb_pool *bb_unit_forward(bb_unit *u, bb_pool *p, bb_pool_ctx ctx, bool counted_in_p)
 {
     bb_pool *was = u->pool;
     bb_pool *counted = bb_unit_apply_migration(u);
@@ -77,15 +77,12 @@ void bb_unit_forward(bb_unit *u, bb_pool *p, bb_pool_ctx ctx, bool counted_in_p)
     push_and_uncount(to, u, counted, ctx, to == was);
     if (counted_in_p && to == p)
         bb_unit_uncount_blocked(p, to);
+    return to;
 }
 
 __attribute__((noinline)) bb_pool *bb_unit_push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
-    bb_pool *was = u->pool;
-    bb_pool *counted = bb_unit_apply_migration(u);
-    bb_pool *to = u->pool;
-    push_and_uncount(to, u, counted, ctx, to == was);
-    return to;
+    return bb_unit_forward(u, NULL, ctx, false);
 }
 
 /* Push `u` where it belongs now; returns that pool. A private pool of
@@ -976,10 +973,11 @@ void bb_ult_return_stack(bb_unit *u)
 
 static __attribute__((noreturn)) void out_of_stacks(const bb_unit *u)
 {
-    bb_fprintf(stderr, "bobbin: no memory for the stack of %s (ABT_THREAD_TECHNIQUE with a lazy "
-                    "stack); aborting\n",
+    bb_fprintf(stderr,
+               "bobbin: no memory for the stack of %s (ABT_THREAD_TECHNIQUE with a lazy "
+               "stack); aborting\n",
                (u->flags & BB_UNIT_SCHED) ? "a scheduler at its start or restart"
-                                       : "a ULT at its first run");
+                                          : "a ULT at its first run");
     abort();
 }
 
