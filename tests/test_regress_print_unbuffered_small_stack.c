@@ -6,9 +6,12 @@
  * silence. The library now formats into a small buffer of its own
  * (src/info/fprintf.c).
  *
- * A ULT on a 4 KiB stack calls every printer into an unbuffered stream,
- * while ULTs made after it (their stacks mapped just below its own) wait
- * with a pattern on their stacks, which must be intact afterwards. */
+ * A ULT on an 8 KiB stack (the printers need about 3 KiB; with the
+ * ucontext switch, a 4 KiB stack keeps its context at the top and has too
+ * little left) calls every printer into an unbuffered stream, while ULTs on
+ * 4 KiB stacks made after it wait with a pattern on their stacks, which
+ * must be intact afterwards. Before the fix, the 8 KiB buffer ran into the
+ * guard page or past it. */
 #include "bb_test.h"
 
 enum { NUM_NEIGHBOURS = 8, PATTERN = 0x5a, PATTERN_BYTES = 512 };
@@ -72,13 +75,15 @@ int main(void)
     CHECK_OK(ABT_eventual_create(0, &neighbours_go));
     ABT_pool pool;
     CHECK_OK(ABT_self_get_last_pool(&pool));
-    ABT_thread_attr attr;
-    CHECK_OK(ABT_thread_attr_create(&attr));
-    CHECK_OK(ABT_thread_attr_set_stacksize(attr, 4096));
+    ABT_thread_attr printer_attr, neighbour_attr;
+    CHECK_OK(ABT_thread_attr_create(&printer_attr));
+    CHECK_OK(ABT_thread_attr_set_stacksize(printer_attr, 8192));
+    CHECK_OK(ABT_thread_attr_create(&neighbour_attr));
+    CHECK_OK(ABT_thread_attr_set_stacksize(neighbour_attr, 4096));
     ABT_thread p, n[NUM_NEIGHBOURS];
-    CHECK_OK(ABT_thread_create(pool, printer, NULL, attr, &p));
+    CHECK_OK(ABT_thread_create(pool, printer, NULL, printer_attr, &p));
     for (int i = 0; i < NUM_NEIGHBOURS; i++)
-        CHECK_OK(ABT_thread_create(pool, neighbour, NULL, attr, &n[i]));
+        CHECK_OK(ABT_thread_create(pool, neighbour, NULL, neighbour_attr, &n[i]));
     CHECK_OK(ABT_thread_yield()); /* each runs up to its wait */
 
     CHECK_OK(ABT_eventual_set(print_now, NULL, 0));
@@ -88,7 +93,8 @@ int main(void)
         CHECK_OK(ABT_thread_free(&n[i]));
     CHECK_EQ(num_damaged, 0);
 
-    CHECK_OK(ABT_thread_attr_free(&attr));
+    CHECK_OK(ABT_thread_attr_free(&printer_attr));
+    CHECK_OK(ABT_thread_attr_free(&neighbour_attr));
     CHECK_OK(ABT_eventual_free(&print_now));
     CHECK_OK(ABT_eventual_free(&neighbours_go));
     CHECK_OK(ABT_finalize());
