@@ -152,7 +152,9 @@ struct bb_unit {
  * 12 MiB. */
 _Static_assert(sizeof(struct bb_unit) <= 192, "a unit descriptor grew past 3 cache lines");
 
-/* The cold fields, as in every free descriptor (bb_unit_make_free). */
+/* The cold fields, as in every free descriptor (bb_unit_make_free). This
+ * forgets what they hold: keys and a migration callback must be released
+ * before (bb_unit_release_memory). */
 static inline void bb_unit_clear_cold(bb_unit *u)
 {
     u->cold_set = 0;

@@ -401,11 +401,12 @@ static inline bool cache_terminated(bb_xstream *es, bb_unit *u, bool plain)
 }
 
 /* A terminated unit whose memory goes straight back to the caller's ES
- * cache (no keys, no tool state to drop; a user pool gets its unit back
+ * cache (no keys, no migration callback, no tool state to drop: those go
+ * the general way, bb_unit_release_memory; a user pool gets its unit back
  * first). */
 static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
 {
-    if (u->keys || __builtin_expect(bb_fiber_tools.any, 0))
+    if (u->keys || u->migrate_cb || __builtin_expect(bb_fiber_tools.any, 0))
         return false;
     if (u->unit_pool)
         bb_unit_drop_user_unit(u);
