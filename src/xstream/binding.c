@@ -130,14 +130,57 @@ void bb_xstream_apply_binding(bb_xstream *es)
     pthread_mutex_unlock(&binding_lock);
 }
 
+/* The fields an ES's binding is made of. */
+typedef struct binding {
+    int cpuid;
+    bool explicit_binding;
+    int *affinity;
+    int num_affinity;
+    const int *rank_cpus;
+    int num_rank_cpus;
+} binding;
+
+static binding binding_of(const bb_xstream *es)
+{
+    return (binding){es->cpuid,    es->explicit_binding, es->affinity,
+                     es->num_affinity, es->rank_cpus,    es->num_rank_cpus};
+}
+
+static void set_binding(bb_xstream *es, binding b)
+{
+    es->cpuid = b.cpuid;
+    es->explicit_binding = b.explicit_binding;
+    es->affinity = b.affinity;
+    es->num_affinity = b.num_affinity;
+    es->rank_cpus = b.rank_cpus;
+    es->num_rank_cpus = b.num_rank_cpus;
+}
+
+/* Give `es` the binding `next` (one without an explicit binding follows its
+ * rank) and bind its thread. If the OS refuses, the ES keeps the binding its
+ * thread still has, so that the getters and a later start or revive do not
+ * show or apply one that failed. The affinity array no longer in use is
+ * freed. Under binding_lock. */
+static int rebind(bb_xstream *es, binding next)
+{
+    binding old = binding_of(es);
+    set_binding(es, next);
+    choose_rank_cpu(es);
+    int err = apply(es);
+    if (err != ABT_SUCCESS)
+        set_binding(es, old);
+    int *unused = err != ABT_SUCCESS ? next.affinity : old.affinity;
+    if (unused != es->affinity)
+        free(unused);
+    return err;
+}
+
 int bb_xstream_rebind_for_rank(bb_xstream *es)
 {
     int err = ABT_SUCCESS;
     pthread_mutex_lock(&binding_lock);
-    if (bb_rt.config.set_affinity && !es->explicit_binding) {
-        choose_rank_cpu(es);
-        err = apply(es);
-    }
+    if (bb_rt.config.set_affinity && !es->explicit_binding)
+        err = rebind(es, binding_of(es));
     pthread_mutex_unlock(&binding_lock);
     return err;
 }
@@ -169,12 +212,12 @@ int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
         return ABT_ERR_CPUID;
     bb_xstream *es = bb_xstream_of(xstream);
     pthread_mutex_lock(&binding_lock);
-    es->cpuid = cpuid;
-    es->explicit_binding = true;
-    free(es->affinity);
-    es->affinity = NULL;
-    es->num_affinity = 0;
-    int err = apply(es);
+    binding next = binding_of(es);
+    next.cpuid = cpuid;
+    next.explicit_binding = true;
+    next.affinity = NULL;
+    next.num_affinity = 0;
+    int err = rebind(es, next);
     pthread_mutex_unlock(&binding_lock);
     return err;
 }
@@ -222,14 +265,12 @@ int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
         memcpy(copy, cpuids, (size_t)num_cpuids * sizeof(int));
     }
     pthread_mutex_lock(&binding_lock);
-    free(es->affinity);
-    es->affinity = copy;
-    es->num_affinity = num_cpuids;
-    es->cpuid = num_cpuids == 1 ? cpuids[0] : -1;
-    es->explicit_binding = num_cpuids > 0;
-    if (!es->explicit_binding)
-        choose_rank_cpu(es); /* reset: back to the default binding */
-    int err = apply(es);
+    binding next = binding_of(es);
+    next.affinity = copy;
+    next.num_affinity = num_cpuids;
+    next.cpuid = num_cpuids == 1 ? cpuids[0] : -1;
+    next.explicit_binding = num_cpuids > 0; /* none: back to the default binding */
+    int err = rebind(es, next);
     pthread_mutex_unlock(&binding_lock);
     return err;
 }
