@@ -165,8 +165,10 @@ static size_t round_up(size_t v, size_t to)
 
 /* The CPUs this process may run on. A kernel configured for more CPUs than
  * a cpu_set_t holds (1024) refuses one that small (EINVAL): the set grows
- * until the kernel takes it, and binding.c makes its sets that size too. */
-static void read_cpus(bb_config_t *c)
+ * until the kernel takes it, and binding.c makes its sets that size too.
+ * A set the kernel will not give leaves none (bindings then fail with
+ * ABT_ERR_CPUID); no memory for it fails ABT_init. */
+static int read_cpus(bb_config_t *c)
 {
     c->num_cpus = 0;
     c->cpus = NULL;
@@ -175,12 +177,12 @@ static void read_cpus(bb_config_t *c)
     for (;;) {
         set = CPU_ALLOC(c->cpu_set_bits);
         if (!set)
-            return;
+            return ABT_ERR_MEM;
         if (sched_getaffinity(0, CPU_ALLOC_SIZE(c->cpu_set_bits), set) == 0)
             break;
         CPU_FREE(set);
         if (errno != EINVAL || c->cpu_set_bits >= (1 << 22))
-            return;
+            return ABT_SUCCESS;
         c->cpu_set_bits *= 2;
     }
     size_t size = CPU_ALLOC_SIZE(c->cpu_set_bits);
@@ -189,6 +191,7 @@ static void read_cpus(bb_config_t *c)
         if (CPU_ISSET_S(cpu, size, set))
             c->cpus[c->num_cpus++] = cpu;
     CPU_FREE(set);
+    return c->cpus ? ABT_SUCCESS : ABT_ERR_MEM;
 }
 
 /* ABT_SET_AFFINITY (after read_cpus): unset, empty or a no-word: ESs are
@@ -197,13 +200,13 @@ static void read_cpus(bb_config_t *c)
  * (src/xstream/cpu_sets.c). As in Argobots, a value that is none of these
  * binds as a yes-word does, here with a warning. "1" is the yes-word, not
  * the list of position 1 ("{1}"). */
-static void read_affinity(bb_config_t *c)
+static int read_affinity(bb_config_t *c)
 {
     c->set_affinity = false;
     c->rank_cpus = (bb_cpu_sets){0};
     const char *s = lookup("SET_AFFINITY");
     if (!s || is_blank(s) || is_one_of(s, no_words) || c->num_cpus == 0)
-        return;
+        return ABT_SUCCESS;
     int err = ABT_ERR_INV_ARG;
     if (!is_one_of(s, yes_words)) {
         err = bb_cpu_sets_parse(s, c->cpus, c->num_cpus, &c->rank_cpus);
@@ -211,9 +214,10 @@ static void read_affinity(bb_config_t *c)
             warn("SET_AFFINITY", s, "is not a list of CPU sets; binding each ES to one CPU "
                                     "by rank\n");
     }
-    if (err != ABT_SUCCESS)
+    if (err == ABT_ERR_INV_ARG)
         err = bb_cpu_sets_one_each(c->cpus, c->num_cpus, &c->rank_cpus);
     c->set_affinity = err == ABT_SUCCESS;
+    return err;
 }
 
 /* ABT_SCHED_SLEEP_NSEC. Argobots reads it only in builds configured with
@@ -240,7 +244,7 @@ static void read_sched_sleep(bb_config_t *c)
     c->idle_sleeps = c->sched_sleep_nsec > 0;
 }
 
-void bb_config_read_env(bb_config_t *c)
+int bb_config_read_env(bb_config_t *c)
 {
     const unsigned long long max_stack = 1ull << 36;
     c->thread_stacksize = round_up(
@@ -276,8 +280,10 @@ void bb_config_read_env(bb_config_t *c)
                    (read_bool("OPT_DIRECT_YIELD", true) ? BB_SHORTCUT_YIELD : 0) |
                    BB_SHORTCUT_RETURN;
     c->technique = read_technique();
-    read_cpus(c);
-    read_affinity(c);
+    int err = read_cpus(c);
+    if (err == ABT_SUCCESS)
+        err = read_affinity(c);
+    return err;
 }
 
 void bb_config_free(bb_config_t *c)

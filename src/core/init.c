@@ -83,11 +83,15 @@ static void release_globals(void)
 
 static int bring_up(void)
 {
-    bb_config_read_env(&bb_rt.config);
+    int err = bb_config_read_env(&bb_rt.config);
+    if (err != ABT_SUCCESS) {
+        bb_config_free(&bb_rt.config);
+        return err;
+    }
     bb_rt.next_unit_id = 0;
     bb_rt.next_pool_id = 0;
     bb_fiber_tools_detect(); /* first: the memory layer adapts to valgrind */
-    int err = bb_mem_init();
+    err = bb_mem_init();
     if (err != ABT_SUCCESS) {
         release_globals();
         return err;

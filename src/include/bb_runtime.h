@@ -100,7 +100,7 @@ static inline bool bb_shortcut_on(uint32_t which)
     return bb_bits_any(&bb_shortcuts, which);
 }
 
-void bb_config_read_env(bb_config_t *config);
+int bb_config_read_env(bb_config_t *config); /* ABT_ERR_MEM without memory */
 void bb_config_free(bb_config_t *config);
 void bb_config_print(const bb_config_t *config, FILE *out);
 
