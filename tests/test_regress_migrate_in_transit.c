@@ -12,7 +12,12 @@
  * - ES 1 pushed the ULT into P2 and dropped P2's count of units to come
  *   after the push: in between, the ULT could be moved on, run and freed,
  *   and ABT_pool_free(P2) refused a pool that nothing would ever enter.
- *   Both now happen under one hold of P2's lock. */
+ *   Both now happen under one hold of P2's lock.
+ * - (Audit 17.) With P2 a private pool, which no scheduler holds and so
+ *   has no home, ES 1's push and the main ULT's take-out changed its list
+ *   at the same time without a lock, and its push never looked for a
+ *   request: the first hang again. Such a pool now works as a shared one.
+ * Each round takes P2 of another kind: FIFO or RANDWS, shared or private. */
 #include "bb_test.h"
 
 #include <stdatomic.h>
@@ -38,10 +43,12 @@ int main(void)
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &P1));
     CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_DEFAULT, 1, &P1, ABT_SCHED_CONFIG_NULL, &es1));
 
-    int rounds = BB_TEST_SIZE(4000, 300);
+    int rounds = BB_TEST_SIZE(8000, 600);
     for (int i = 0; i < rounds; i++) {
         ABT_pool P2;
-        CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &P2));
+        CHECK_OK(ABT_pool_create_basic(i & 1 ? ABT_POOL_RANDWS : ABT_POOL_FIFO,
+                                       i & 2 ? ABT_POOL_ACCESS_PRIV : ABT_POOL_ACCESS_MPMC,
+                                       ABT_FALSE, &P2));
         atomic_store(&stage, 0);
         ABT_thread t;
         CHECK_OK(ABT_thread_create(P1, yield_until_released, NULL, ABT_THREAD_ATTR_NULL, &t));

@@ -95,7 +95,8 @@ struct bb_pool {
     bb_unit *head;
     bb_unit *tail;
     size_t size;               /* atomic for readers on other ESs */
-    bb_spinlock lock;          /* the list of shared pools, and `sleepers` */
+    bb_spinlock lock;          /* the list of shared pools and of private ones without a
+                                  home (builtin.c), and `sleepers` */
     uint32_t caps;             /* bb_pool_caps */
     bb_pool_sleeper *sleepers; /* written under lock; atomic for a racy look */
     long num_blocked;          /* ULTs to come into this pool: its blocked ones, and those

@@ -48,21 +48,9 @@ static bool pops_at_tail(bb_pool_ctx ctx)
     return (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) != 0;
 }
 
-/* ---- private: one ES, no atomics ---- */
+/* ---- the lists: a private pool's as they are, a shared one's under its lock ---- */
 
-static void fifo_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
-{
-    (void)ctx;
-    list_push_tail(p, u);
-}
-
-static bb_unit *fifo_private_pop(bb_pool *p, bb_pool_ctx ctx)
-{
-    (void)ctx;
-    return list_pop_head(p);
-}
-
-static void deque_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+static void deque_list_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     if (pushes_at_head(ctx))
         list_push_head(p, u);
@@ -70,14 +58,9 @@ static void deque_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
         list_push_tail(p, u);
 }
 
-static bb_unit *deque_private_pop(bb_pool *p, bb_pool_ctx ctx)
+static bb_unit *deque_list_pop(bb_pool *p, bb_pool_ctx ctx)
 {
     return pops_at_tail(ctx) ? list_pop_tail(p) : list_pop_head(p);
-}
-
-static int private_remove(bb_pool *p, bb_unit *u)
-{
-    return list_remove(p, u);
 }
 
 /* A creator pushed by ABT_thread_create_to sits at the end its push chose:
@@ -97,14 +80,101 @@ static bool take_back_at(bb_pool *p, bb_unit *u, const bb_unit *child, bool at_h
     return true;
 }
 
+/* ---- private: one ES, no atomics ----
+ *
+ * Only the pool's home changes its list. A private pool that no scheduler
+ * holds has no home, and is open to every thread (bb_pool_touchable_here):
+ * the library itself may then change it from two ESs at once, say where
+ * one ES finishes a move into it while another ES's move takes the same
+ * ULT out. So without a home a private pool works as a shared one: under
+ * its lock, and a push looks for a pending move, as shared_push does.
+ * bb_sched_attach gives it a home under that lock, so that no such call is
+ * still inside when the home starts to change the list without it; one
+ * that finds a home under the lock treats the pool as another ES's. */
+
+static inline bool is_homeless(const bb_pool *p)
+{
+    return bb_load_relaxed(&p->home) == NULL;
+}
+
+/* Under p->lock: the pool got a home meanwhile, and it is another ES. */
+static inline bool homed_elsewhere(const bb_pool *p)
+{
+    const bb_xstream *home = bb_load_relaxed(&p->home);
+    return home && home != bb_self_xstream();
+}
+
+static void homeless_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque);
+
+static void fifo_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    if (__builtin_expect(is_homeless(p), 0))
+        homeless_push(p, u, ctx, false);
+    else
+        list_push_tail(p, u);
+}
+
+static void deque_private_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    if (__builtin_expect(is_homeless(p), 0))
+        homeless_push(p, u, ctx, true);
+    else
+        deque_list_push(p, u, ctx);
+}
+
+static __attribute__((noinline)) bb_unit *homeless_pop(bb_pool *p, bb_pool_ctx ctx, bool deque)
+{
+    bb_spin_lock(&p->lock);
+    bb_unit *u = NULL;
+    if (!homed_elsewhere(p))
+        u = deque ? deque_list_pop(p, ctx) : list_pop_head(p);
+    bb_spin_unlock(&p->lock);
+    return u;
+}
+
+static bb_unit *fifo_private_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    if (__builtin_expect(is_homeless(p), 0))
+        return homeless_pop(p, ctx, false);
+    return list_pop_head(p);
+}
+
+static bb_unit *deque_private_pop(bb_pool *p, bb_pool_ctx ctx)
+{
+    if (__builtin_expect(is_homeless(p), 0))
+        return homeless_pop(p, ctx, true);
+    return deque_list_pop(p, ctx);
+}
+
+static int private_remove(bb_pool *p, bb_unit *u)
+{
+    if (!is_homeless(p))
+        return list_remove(p, u);
+    bb_spin_lock(&p->lock);
+    int err = homed_elsewhere(p) ? list_take_out_if(p, u, false) : list_remove(p, u);
+    bb_spin_unlock(&p->lock);
+    return err;
+}
+
+static bool private_take_back_at(bb_pool *p, bb_unit *u, const bb_unit *child, bool at_head)
+{
+    if (!is_homeless(p))
+        return take_back_at(p, u, child, at_head);
+    bb_spin_lock(&p->lock);
+    bool taken = !homed_elsewhere(p) && take_back_at(p, u, child, at_head);
+    bb_spin_unlock(&p->lock);
+    return taken;
+}
+
 static bool fifo_private_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
 {
-    return take_back_at(p, u, child, false);
+    return private_take_back_at(p, u, child, false);
 }
 
 static bool deque_private_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
 {
-    return take_back_at(p, u, child, pushes_at_head(ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO));
+    return private_take_back_at(p, u, child,
+                                pushes_at_head(ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO));
 }
 
 /* ---- shared: any number of ESs, one spinlock ---- */
@@ -170,7 +240,7 @@ static inline void shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deq
         return;
     }
     if (deque)
-        deque_private_push(p, u, ctx);
+        deque_list_push(p, u, ctx);
     else
         list_push_tail(p, u);
     list_mark_in(p, u);
@@ -178,6 +248,68 @@ static inline void shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deq
         unlock_after_resume(p);
     else
         unlock_after_push(p);
+}
+
+/* The push into a private pool without a home (see "private" above), under
+ * its lock: a unit with a move pending goes on to the move's target, as in
+ * shared_push. `resumed`: the pool counts `u` (push_resumed), and the count
+ * drops under the same hold. Returns false, having done nothing, if the pool
+ * got a home on another ES meanwhile. */
+static bool push_homeless(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, bool resumed)
+{
+    bb_spin_lock(&p->lock);
+    if (homed_elsewhere(p)) {
+        bb_spin_unlock(&p->lock);
+        return false;
+    }
+    if (__builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0)) {
+        unlock_and_forward(p, u, ctx, resumed);
+        return true;
+    }
+    if (deque)
+        deque_list_push(p, u, ctx);
+    else
+        list_push_tail(p, u);
+    if (resumed)
+        __atomic_sub_fetch(&p->num_blocked, 1, __ATOMIC_ACQ_REL);
+    bb_spin_unlock(&p->lock);
+    return true;
+}
+
+static __attribute__((noinline)) void homeless_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx,
+                                                    bool deque)
+{
+    if (!push_homeless(p, u, ctx, deque, false))
+        bb_pool_push_migrated(p, u); /* through its incoming stack */
+}
+
+/* bb_pool_ops.push_resumed of a private pool. Without a home, the push and
+ * the drop of the count are one hold of the lock, as in a shared pool, so
+ * that another ES cannot take the unit out, run it and free it while the
+ * pool still counts it. With one, only the home changes the list, and the
+ * count drops after the push; another ES's pool gets the unit through its
+ * incoming stack. */
+static void private_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque)
+{
+    if (is_homeless(p) && push_homeless(p, u, ctx, deque, true))
+        return;
+    if (!bb_pool_surely_open_to(p, bb_self_xstream()))
+        bb_pool_push_migrated(p, u);
+    else if (deque)
+        deque_list_push(p, u, ctx);
+    else
+        list_push_tail(p, u);
+    bb_unit_uncount_blocked(p, p);
+}
+
+static void fifo_private_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    private_push_resumed(p, u, ctx, false);
+}
+
+static void deque_private_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
+{
+    private_push_resumed(p, u, ctx, true);
 }
 
 static void fifo_shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
@@ -218,7 +350,7 @@ static bb_unit *deque_shared_pop(bb_pool *p, bb_pool_ctx ctx)
     if (list_is_empty(p))
         return NULL;
     bb_spin_lock(&p->lock);
-    bb_unit *u = deque_private_pop(p, ctx);
+    bb_unit *u = deque_list_pop(p, ctx);
     if (u)
         list_mark_out(u);
     bb_spin_unlock(&p->lock);
@@ -265,16 +397,15 @@ static bool deque_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
         .for_each = for_each_locked, .destroy = NULL                                       \
     }
 
-/* A woken ULT of a private pool is pushed where the pool is popped
- * (switch.c, make_ready_here): nobody contends for the lock of the
- * separate uncount, so private pools need no push_resumed. */
-static const bb_pool_ops fifo_private = BUILTIN_OPS(fifo_private_push, fifo_private_pop,
-                                                    private_remove, fifo_private_take_back, NULL);
+static const bb_pool_ops fifo_private =
+    BUILTIN_OPS(fifo_private_push, fifo_private_pop, private_remove, fifo_private_take_back,
+                fifo_private_push_resumed);
 static const bb_pool_ops fifo_shared =
     BUILTIN_OPS(fifo_shared_push, fifo_shared_pop, shared_remove, fifo_shared_take_back,
                 fifo_shared_push_resumed);
-static const bb_pool_ops deque_private = BUILTIN_OPS(deque_private_push, deque_private_pop,
-                                                     private_remove, deque_private_take_back, NULL);
+static const bb_pool_ops deque_private =
+    BUILTIN_OPS(deque_private_push, deque_private_pop, private_remove, deque_private_take_back,
+                deque_private_push_resumed);
 static const bb_pool_ops deque_shared =
     BUILTIN_OPS(deque_shared_push, deque_shared_pop, shared_remove, deque_shared_take_back,
                 deque_shared_push_resumed);

@@ -559,9 +559,10 @@ int bb_pool_check_access(const bb_pool *pool)
 }
 
 /* A shared pool takes its lock, so anyone may change it. A private pool's
- * list takes none: only its home may, or anyone while no scheduler holds
- * it. A private pool that only stacked schedulers hold has no home: nobody
- * knows which ES pops it, so nobody else touches it. */
+ * list takes none while it has a home: only its home may change it. One
+ * that no scheduler holds takes its lock instead (builtin.c), and anyone
+ * may. A private pool that only stacked schedulers hold has no home either:
+ * nobody knows which ES pops it, so nobody else touches it. */
 bool bb_pool_touchable_here(const bb_pool *pool)
 {
     if (pool->access != ABT_POOL_ACCESS_PRIV)

@@ -237,6 +237,16 @@ static bool homes_free_for(const bb_sched *s, const bb_xstream *es)
     return true;
 }
 
+/* Under the pool's lock, which a private pool without a home takes for
+ * every change of its list (builtin.c): once its home changes the list
+ * without the lock, nobody else is still inside. */
+static void set_home(bb_pool *p, bb_xstream *es)
+{
+    bb_spin_lock(&p->lock);
+    bb_store_release(&p->home, es);
+    bb_spin_unlock(&p->lock);
+}
+
 int bb_sched_attach(bb_sched *s, bb_xstream *es)
 {
     pthread_mutex_lock(&homes_lock);
@@ -245,7 +255,7 @@ int bb_sched_attach(bb_sched *s, bb_xstream *es)
         s->xstream = es;
         for (int i = 0; i < s->num_pools; i++)
             if (is_private(s->pools[i]))
-                bb_store_release(&s->pools[i]->home, es);
+                set_home(s->pools[i], es);
     }
     pthread_mutex_unlock(&homes_lock);
     return free_for_es ? ABT_SUCCESS : ABT_ERR_INV_POOL_ACCESS;
@@ -270,7 +280,7 @@ void bb_sched_detach(bb_sched *s)
         bb_pool *p = s->pools[i];
         bool kept = also_held_by(es->main_sched, s, p) || also_held_by(es->retiring, s, p);
         if (is_private(p) && bb_load_relaxed(&p->home) == es && !kept)
-            bb_store_release(&p->home, (bb_xstream *)NULL);
+            set_home(p, NULL);
     }
     pthread_mutex_unlock(&homes_lock);
 }

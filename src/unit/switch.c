@@ -46,7 +46,8 @@ static inline bool has_pending_migration(bb_unit *u)
  * to-come count of `counted`, the target its move counted (migrate.c), if
  * any. Into that same pool the count drops after the push, so that its
  * scheduler never sees the unit neither counted nor queued; into a built-in
- * shared pool under the same hold of its lock (push_resumed), so that nobody
+ * pool under the same hold of its lock (push_resumed: a shared pool, or a
+ * private one without a home, which also takes its lock), so that nobody
  * can take the unit out, run it and free it while the pool still counts it,
  * which ABT_pool_free would refuse meanwhile. A pool the unit does not enter
  * drops its count first, for the same reason. */
