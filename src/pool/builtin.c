@@ -48,12 +48,28 @@ static bool pops_at_tail(bb_pool_ctx ctx)
     return (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) != 0;
 }
 
+/* A unit arriving with a move pending goes on to the move's target
+ * (unlock_and_forward). */
+static inline bool has_move_pending(const bb_unit *u)
+{
+    return (bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0;
+}
+
 /* ---- the lists: a private pool's as they are, a shared one's under its lock ---- */
 
 static void deque_list_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
     if (pushes_at_head(ctx))
         list_push_head(p, u);
+    else
+        list_push_tail(p, u);
+}
+
+/* The push of either kind: `deque` for RANDWS. */
+static inline void kind_list_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque)
+{
+    if (deque)
+        deque_list_push(p, u, ctx);
     else
         list_push_tail(p, u);
 }
@@ -235,14 +251,11 @@ static __attribute__((noinline)) void unlock_and_forward(bb_pool *p, bb_unit *u,
 static inline void shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, bool resumed)
 {
     bb_spin_lock(&p->lock);
-    if (__builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0)) {
+    if (__builtin_expect(has_move_pending(u), 0)) {
         unlock_and_forward(p, u, ctx, resumed);
         return;
     }
-    if (deque)
-        deque_list_push(p, u, ctx);
-    else
-        list_push_tail(p, u);
+    kind_list_push(p, u, ctx, deque);
     list_mark_in(p, u);
     if (resumed)
         unlock_after_resume(p);
@@ -262,14 +275,11 @@ static bool push_homeless(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, b
         bb_spin_unlock(&p->lock);
         return false;
     }
-    if (__builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0)) {
+    if (__builtin_expect(has_move_pending(u), 0)) {
         unlock_and_forward(p, u, ctx, resumed);
         return true;
     }
-    if (deque)
-        deque_list_push(p, u, ctx);
-    else
-        list_push_tail(p, u);
+    kind_list_push(p, u, ctx, deque);
     if (resumed)
         __atomic_sub_fetch(&p->num_blocked, 1, __ATOMIC_ACQ_REL);
     bb_spin_unlock(&p->lock);
@@ -295,10 +305,8 @@ static void private_push_resumed(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool d
         return;
     if (!bb_pool_surely_open_to(p, bb_self_xstream()))
         bb_pool_push_migrated(p, u);
-    else if (deque)
-        deque_list_push(p, u, ctx);
     else
-        list_push_tail(p, u);
+        kind_list_push(p, u, ctx, deque);
     bb_unit_uncount_blocked(p, p);
 }
 
