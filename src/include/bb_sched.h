@@ -200,6 +200,10 @@ void bb_sched_detach(bb_sched *s);
 bool bb_sched_has_to_stop(bb_sched *sched);
 bool bb_sched_pools_are_drained(bb_sched *sched);
 void bb_sched_check_events(bb_sched *sched);
+
+/* The function the API shows for a scheduler's unit (ABT_thread_get_thread_func,
+ * ABT_self_get_thread_func). stack.c. */
+void (*bb_sched_unit_func(const bb_unit *u))(void *);
 bb_pool *bb_sched_migration_pool(bb_sched *sched);
 
 /* Predefined loops, basic.c. */

@@ -200,7 +200,7 @@ static void print_unit(FILE *fp, bb_unit *u, int indent)
     bb_fprintf(fp, "%*sfunction    : %p\n", indent, "",
                (void *)(uintptr_t)bb_load_relaxed(&u->func));
     bb_fprintf(fp, "%*sargument    : %p\n", indent, "", bb_load_relaxed(&u->arg));
-    bb_fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(u->flags & BB_UNIT_NAMED));
+    bb_fprintf(fp, "%*snamed       : %s\n", indent, "", yes_no(!bb_unit_is_unnamed(u)));
     bb_fprintf(fp, "%*smigratable  : %s\n", indent, "", yes_no(bb_load_relaxed(&u->migratable)));
     bb_fprintf(fp, "%*srequests    : 0x%x\n", indent, "", bb_load_relaxed(&u->requests));
     bb_fprintf(fp, "%*skeys        : %p\n", indent, "", (void *)bb_load_relaxed(&u->keys));

@@ -24,6 +24,17 @@ static void stacked_sched_main(void *arg)
         bb_sched_unclaim(s);
 }
 
+/* A stacked scheduler's unit shows its run function, which it calls with
+ * the scheduler's handle (its argument), as in Argobots; a main scheduler's
+ * runs the runtime's own loop, and shows none. */
+void (*bb_sched_unit_func(const bb_unit *u))(void *)
+{
+    if (bb_load_relaxed(&u->func) != stacked_sched_main)
+        return NULL;
+    const bb_sched *s = bb_load_relaxed(&u->arg);
+    return (void (*)(void *))s->run;
+}
+
 int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
 {
     if (!bb_is_up())

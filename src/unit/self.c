@@ -177,8 +177,8 @@ int ABT_self_get_thread_func(void (**thread_func)(void *))
         return ABT_ERR_INV_ARG;
     bb_unit *self;
     int err = bb_caller_unit(&self);
-    if (err == ABT_SUCCESS) /* NULL for schedulers, as ABT_thread_get_thread_func */
-        *thread_func = (self->flags & BB_UNIT_SCHED) ? NULL : self->func;
+    if (err == ABT_SUCCESS) /* as ABT_thread_get_thread_func */
+        *thread_func = (self->flags & BB_UNIT_SCHED) ? bb_sched_unit_func(self) : self->func;
     return err;
 }
 

@@ -367,8 +367,7 @@ int ABT_thread_get_thread_func(ABT_thread thread, void (**thread_func)(void *))
     if (err != ABT_SUCCESS)
         return err;
     bb_unit *u = bb_unit_of(thread);
-    /* A scheduler's unit runs the runtime's own loop, not a user function. */
-    *thread_func = (u->flags & BB_UNIT_SCHED) ? NULL : bb_load_relaxed(&u->func);
+    *thread_func = (u->flags & BB_UNIT_SCHED) ? bb_sched_unit_func(u) : bb_load_relaxed(&u->func);
     return ABT_SUCCESS;
 }
 
