@@ -400,6 +400,15 @@ static inline bool cache_terminated(bb_xstream *es, bb_unit *u, bool plain)
     return true;
 }
 
+/* A user pool gets its unit back through its own code, which may yield or
+ * block: the caller may come back on another ES, whose cache is then the
+ * one it may use. */
+static void drop_user_unit(bb_unit *u, bb_xstream **es)
+{
+    bb_unit_drop_user_unit(u);
+    *es = bb_self_xstream();
+}
+
 /* A terminated unit whose memory goes straight back to the caller's ES
  * cache (no keys, no migration callback, no tool state to drop: those go
  * the general way, bb_unit_release_memory; a user pool gets its unit back
@@ -409,7 +418,7 @@ static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
     if (u->keys || u->migrate_cb || __builtin_expect(bb_fiber_tools.any, 0))
         return false;
     if (u->unit_pool)
-        bb_unit_drop_user_unit(u);
+        drop_user_unit(u, &es);
     return cache_terminated(es, u, false);
 }
 
@@ -457,7 +466,7 @@ static __attribute__((noinline)) int free_joining(ABT_thread *thread, bb_xstream
 static __attribute__((noinline)) int free_user_made(ABT_thread *thread, bb_xstream *es,
                                                     bb_unit *u, free_fn general)
 {
-    bb_unit_drop_user_unit(u);
+    drop_user_unit(u, &es);
     if (!cache_terminated(es, u, true))
         return free_joining(thread, es, u, general);
     *thread = ABT_THREAD_NULL;
