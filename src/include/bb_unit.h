@@ -421,6 +421,10 @@ void bb_unit_free_migrate_cb(bb_unit *u); /* the unit is being freed */
 /* Push `u`, which has a move pending, where that move takes it, and uncount
  * the target once it is there; returns that pool. switch.c. */
 bb_pool *bb_unit_push_migrating(bb_unit *u, ABT_pool_context ctx);
+/* Push `u`, just moved, into its pool, and drop the to-come count that
+ * `counted` holds for it (its target), as the push of a pending move does.
+ * switch.c. */
+void bb_unit_push_counted(bb_unit *u, bb_pool *counted);
 /* `u`, ready with a move pending, was on its way into `p` (a built-in
  * shared pool's push found the request, builtin.c; a wake-up): it goes
  * where the move takes it, which is returned. If `p` counted it

@@ -178,6 +178,20 @@ static int migrate_self(bb_unit *u, bb_pool *to)
     return ABT_SUCCESS;
 }
 
+/* `u`, taken out of its pool, goes into `to` at once. The target counts it
+ * as to come from before the callback, which may look at the pool
+ * (ABT_pool_free refuses it meanwhile), until the unit is in. If the pool
+ * cannot take it (a user pool's unit could not be made), it goes back. */
+static int move_taken_out(bb_unit *u, bb_pool *to)
+{
+    bb_pool_add_blocked(to, 1);
+    int err = bb_unit_set_pool(u, to);
+    if (err == ABT_SUCCESS)
+        moved(u);
+    bb_unit_push_counted(u, to);
+    return err;
+}
+
 int bb_unit_migrate(bb_unit *u, bb_pool *to)
 {
     bb_unit *self = bb_self_unit();
@@ -192,11 +206,7 @@ int bb_unit_migrate(bb_unit *u, bb_pool *to)
             bb_unit_push_migrating(u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
             return ABT_SUCCESS;
         }
-        int err = bb_unit_set_pool(u, to);
-        if (err == ABT_SUCCESS)
-            moved(u);
-        bb_pool_push_migrated(u->pool, u);
-        return err;
+        return move_taken_out(u, to);
     }
     if (!bb_unit_is_ult(u))
         return ABT_ERR_MIGRATION_NA; /* running: it will finish where it is (never a

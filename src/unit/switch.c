@@ -68,6 +68,11 @@ static void push_and_uncount(bb_pool *to, bb_unit *u, bb_pool *counted, bb_pool_
         bb_unit_uncount_blocked(counted, to);
 }
 
+void bb_unit_push_counted(bb_unit *u, bb_pool *counted)
+{
+    push_and_uncount(u->pool, u, counted, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE, false);
+}
+
 bb_pool *bb_unit_forward(bb_unit *u, bb_pool *p, bb_pool_ctx ctx, bool counted_in_p)
 {
     bb_pool *was = u->pool;
