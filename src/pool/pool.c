@@ -70,9 +70,21 @@ bb_pool *bb_pool_alloc(const bb_pool_ops *ops, uint32_t caps, int kind, int acce
     return p;
 }
 
+/* A second scheduler makes the pool served by many: its blocked units no
+ * longer hold the first one back (bb_pool_is_drained). That one may be
+ * asleep waiting for them so that it can finish: wake it to look again.
+ * Under the lock, as bb_unit_uncount_blocked: a scheduler that registers
+ * to sleep later reads the new count. */
 void bb_pool_retain(bb_pool *pool)
 {
-    bb_fetch_add_relaxed(&pool->num_scheds, 1);
+    uint32_t before = bb_fetch_add_acq_rel(&pool->num_scheds, 1);
+    if (before != 1 || !bb_pool_can(pool, BB_POOL_WAKES_SLEEPERS))
+        return;
+    bb_spin_lock(&pool->lock);
+    bb_pool_sleeper *s = bb_pool_take_drain_sleeper_locked(pool);
+    bb_spin_unlock(&pool->lock);
+    if (s)
+        bb_pool_ring_sleeper(s);
 }
 
 /* A scheduler lets go of a pool; an automatic pool dies with its last user:
