@@ -1,8 +1,9 @@
 /* A ULT keeps its key values when it migrates: it sets two keys on the
  * primary ES, then (yielding) is migrated by the primary ULT to ES 1 and then
  * to ES 2; on each ES it reads back the same values, and a key it never set
- * still reads NULL. A ULT that migrates itself sees them right after the
- * call. The values' destructor runs once, when the ULT is freed. */
+ * still reads NULL. A ULT that migrates itself (the move happens at its
+ * next yield) sees them right after that yield. The values' destructor runs
+ * once, when the ULT is freed. */
 #include "bb_test.h"
 #include <stdatomic.h>
 
@@ -56,6 +57,7 @@ static void self_mover(void *arg)
     ABT_thread me;
     ABT_self_get_thread(&me);
     self_ret = ABT_thread_migrate_to_xstream(me, es[2]);
+    ABT_thread_yield();
     ABT_self_get_xstream_rank(&self_rank_after);
     ABT_self_get_specific(k1, &self_v1);
     ABT_self_get_specific(k2, &self_v2);

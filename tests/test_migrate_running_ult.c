@@ -1,6 +1,7 @@
 /* Migrating ULTs that are not waiting in a pool:
- *  - a ULT on ES 0 calls ABT_thread_migrate_to_xstream(self, ES 1): it
- *    continues on ES 1 right after the call (rank 0 before, 1 after), in
+ *  - a ULT on ES 0 calls ABT_thread_migrate_to_xstream(self, ES 1): as in
+ *    Argobots the call does not switch (still rank 0 right after it, no
+ *    callback yet); at its next yield it moves and continues on ES 1, in
  *    ES 1's pool, and its callback ran once;
  *  - a ULT on ES 0 loops yielding while the primary ULT migrates it to ES 1:
  *    it ends up running on ES 1;
@@ -36,8 +37,10 @@ static int rank_now(void)
 }
 
 /* 1. migrating itself */
-static int self_before = -1, self_after = -1, self_ret = -1;
+static int self_before = -1, self_right_after = -1, self_after = -1, self_ret = -1;
+static int self_calls_right_after = -1;
 static ABT_pool self_pool_after;
+static struct record rec_self;
 
 static void self_mover(void *arg)
 {
@@ -46,6 +49,9 @@ static void self_mover(void *arg)
     ABT_thread me;
     ABT_self_get_thread(&me);
     self_ret = ABT_thread_migrate_to_xstream(me, es1);
+    self_right_after = rank_now();
+    self_calls_right_after = atomic_load(&rec_self.calls);
+    ABT_thread_yield();
     self_after = rank_now();
     ABT_self_get_last_pool(&self_pool_after);
 }
@@ -107,7 +113,6 @@ int main(void)
     CHECK_OK(ABT_xstream_get_main_pools(es2, 1, &pool2));
 
     /* 1 */
-    static struct record rec_self;
     ABT_thread t;
     CHECK_OK(ABT_thread_create(main_pool, self_mover, NULL, ABT_THREAD_ATTR_NULL, &t));
     CHECK_OK(ABT_thread_set_callback(t, cb, &rec_self));
@@ -115,6 +120,8 @@ int main(void)
     CHECK_OK(ABT_thread_free(&t));
     CHECK_EQ(self_ret, ABT_SUCCESS);
     CHECK_EQ(self_before, 0);
+    CHECK_EQ(self_right_after, 0);
+    CHECK_EQ(self_calls_right_after, 0);
     CHECK_EQ(self_after, 1);
     CHECK(self_pool_after == pool1);
     CHECK_EQ(atomic_load(&rec_self.calls), 1);

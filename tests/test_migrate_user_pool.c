@@ -2,10 +2,11 @@
  * pools see:
  *  - a READY ULT in a built-in pool migrated into user pool U: U.create_unit
  *    is called for it, the callback reports U;
- *  - that ULT, running from U, migrates itself into user pool V: V's unit is
- *    created first, then U's freed (semantics3.md §10.1); it continues from V;
- *  - it then migrates itself to ES 1's built-in pool: V's unit is freed; it
- *    continues on ES 1;
+ *  - that ULT, running from U, migrates itself into user pool V and yields
+ *    (the move happens there): V's unit is created first, then U's freed
+ *    (semantics3.md §10.1); it continues from V;
+ *  - it then migrates itself to ES 1's built-in pool and yields: V's unit is
+ *    freed; it continues on ES 1;
  *  - a READY ULT waiting in user pool U (which has no p_remove, so it cannot
  *    be taken out at once) is migrated to ES 1's pool before anything serves
  *    U; once an ES serves U, the ULT is moved instead of being run
@@ -87,9 +88,11 @@ static void body_a(void *arg)
     a_rank[0] = rank_now();
     ABT_self_get_last_pool(&a_pool[0]);
     a_ret[0] = ABT_thread_migrate_to_pool(me, vpool);
+    ABT_thread_yield();
     a_rank[1] = rank_now();
     ABT_self_get_last_pool(&a_pool[1]);
     a_ret[1] = ABT_thread_migrate_to_pool(me, pool1);
+    ABT_thread_yield();
     a_rank[2] = rank_now();
     ABT_self_get_last_pool(&a_pool[2]);
 }

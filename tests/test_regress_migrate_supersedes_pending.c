@@ -2,9 +2,10 @@
  * would (REFERENCE.md, section 9: "A later request replaces a pending one").
  *
  * 1. While a ULT runs, another ULT asks to move it to P2 (a request). The
- *    ULT then migrates itself to P0: it must continue in P0. The old code
- *    associated it with P0 and yielded, and the requeue served the older
- *    request: it continued in P2, with two callbacks.
+ *    ULT then migrates itself to P0 and yields: it must continue in P0,
+ *    after one callback. An old version associated it with P0 and yielded,
+ *    and the requeue served the older request: it continued in P2, with two
+ *    callbacks.
  * 2. The same between two remote calls: the first one finds the ULT running
  *    (a request to P2); the ULT yields into its pool before it sees the
  *    request; the second call finds it there and moves it at once to P0. The
@@ -34,6 +35,7 @@ static void busy_then_self(void *arg)
     ABT_thread self;
     CHECK_OK(ABT_self_get_thread(&self));
     CHECK_OK(ABT_thread_migrate_to_pool(self, P[0]));
+    CHECK_OK(ABT_thread_yield()); /* the move happens here */
     CHECK_OK(ABT_self_get_last_pool(&after));
 }
 

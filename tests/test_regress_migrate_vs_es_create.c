@@ -24,7 +24,8 @@
 
 static atomic_int stop, migrations;
 
-/* Moves itself from ES to ES until told to stop. */
+/* Moves itself from ES to ES (each move at the yield after the call) until
+ * told to stop. */
 static void mover(void *arg)
 {
     (void)arg;
@@ -34,6 +35,7 @@ static void mover(void *arg)
         int ret = ABT_thread_migrate(self);
         if (ret != ABT_SUCCESS && ret != ABT_ERR_MIGRATION_NA)
             CHECK_EQ(ret, ABT_SUCCESS);
+        CHECK_OK(ABT_thread_yield());
         atomic_fetch_add(&migrations, 1);
     }
 }
@@ -41,8 +43,9 @@ static void mover(void *arg)
 static ABT_xstream target;
 
 /* Asks for its own cancel, then moves itself to `target` (by_pick: with
- * ABT_thread_migrate, which finds it: the only ES but its own): it ends in
- * the target's pool, as the target's scheduler is about to run it. */
+ * ABT_thread_migrate, which finds it: the only ES but its own) and yields:
+ * it ends in the target's pool, as the target's scheduler is about to run
+ * it. */
 static void cancelled_mover(void *by_pick)
 {
     ABT_thread self;
@@ -52,6 +55,7 @@ static void cancelled_mover(void *by_pick)
         CHECK_OK(ABT_thread_migrate(self));
     else
         CHECK_OK(ABT_thread_migrate_to_xstream(self, target));
+    ABT_thread_yield();
     CHECK(0); /* not reached: cancelled */
 }
 

@@ -4,7 +4,7 @@
  * replacing ES 0's main scheduler with a new automatic BASIC one over the
  * same pool (each replaced one is freed), while ULTs on ES 1 keep migrating
  * themselves to ES 0 (ABT_thread_migrate_to_xstream reads ES 0's main
- * scheduler and its migration pool) and back, and ask for ES 0's main
+ * scheduler and its migration pool) and back, yielding after each call, and ask for ES 0's main
  * scheduler and pools. A scheduler another thread has pinned is now
  * retired only once that thread is done with it. Checks that every call
  * succeeds, every migration lands on ES 0, and every ULT finishes. */
@@ -42,6 +42,7 @@ static void migrator(void *arg)
     note(ABT_self_get_thread(&self));
     while (!atomic_load(&stop)) {
         note(ABT_thread_migrate_to_xstream(self, es0));
+        note(ABT_thread_yield()); /* the move happens here */
         ABT_xstream where;
         note(ABT_self_get_xstream(&where));
         if (where != es0)
@@ -52,6 +53,7 @@ static void migrator(void *arg)
         note(ABT_xstream_get_main_sched(es0, &s));
         note(ABT_xstream_get_main_pools(es0, 1, pools));
         note(ABT_thread_migrate_to_pool(self, on1));
+        note(ABT_thread_yield());
     }
 }
 

@@ -36,8 +36,10 @@ static void bouncer(void *arg)
     (void)arg;
     ABT_thread self;
     CHECK_OK(ABT_thread_self(&self));
-    for (long i = 0; i < BB_TEST_SIZE(200000, 5000); i++)
+    for (long i = 0; i < BB_TEST_SIZE(200000, 5000); i++) {
         CHECK_OK(ABT_thread_migrate_to_pool(self, pools[(i + 1) & 1]));
+        CHECK_OK(ABT_thread_yield()); /* the move happens here */
+    }
     __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 }
 

@@ -23,8 +23,9 @@ static void child(void *arg)
     (void)arg;
     ABT_thread self;
     CHECK_OK(ABT_self_get_thread(&self));
-    /* Moves to ES B at once: it yields into pool B, which only B serves. */
+    /* Moves to ES B at its yield, into pool B, which only B serves. */
     CHECK_OK(ABT_thread_migrate_to_pool(self, pool_b));
+    CHECK_OK(ABT_thread_yield());
     ABT_xstream me;
     ABT_bool on_b;
     CHECK_OK(ABT_self_get_xstream(&me));

@@ -9,8 +9,9 @@
  * A ULT that cannot be taken out now gets a request instead, served where
  * it next moves: a running ULT enters the target when it becomes ready
  * again (it yields, or it is woken: switch.c, push_ready), one waiting in
- * such a pool when it is popped (switch.c, serve_requests). The
- * caller migrating itself simply yields into the target. In every case the
+ * such a pool when it is popped (switch.c, serve_requests). So does the
+ * caller migrating itself: as in Argobots, the call does not switch, and
+ * the move happens at its next yield. In every case the
  * unit's migration callback runs once, when the move happens, before the
  * unit runs in its new place. Until then the target counts the unit as to
  * come, and its scheduler waits for it (see "pending moves" below).
@@ -157,24 +158,15 @@ static bool has_pending_request(bb_unit *u)
     return (bb_load_acquire(&u->requests) & BB_REQ_MIGRATE) != 0;
 }
 
-/* The caller moves itself: it yields into the target. Into a pool it may
- * not touch, through a request, so that the move happens after its context
- * is saved (bb_unit_push_migrating); so too with a request pending, which
- * the new one replaces. */
+/* The caller moves itself: as in Argobots, the call does not switch. The
+ * move is a request, served where it next becomes ready (its next yield,
+ * or its wake-up if it blocks first; bb_unit_push_migrating), as one that
+ * another unit posts for it; one pending already is replaced. */
 static int migrate_self(bb_unit *u, bb_pool *to)
 {
     if (!bb_unit_is_ult(u))
         return ABT_ERR_MIGRATION_NA; /* a running tasklet cannot leave its ES */
-    if (!bb_pool_touchable_here(to) || has_pending_request(u)) {
-        post_request(u, to);
-        bb_ult_yield(u);
-        return ABT_SUCCESS;
-    }
-    int err = bb_unit_set_pool(u, to);
-    if (err != ABT_SUCCESS)
-        return err;
-    moved(u);
-    bb_ult_yield(u); /* requeued into the new pool */
+    post_request(u, to);
     return ABT_SUCCESS;
 }
 
@@ -330,18 +322,10 @@ static int count_move_to_xstream(bb_unit *u, bb_xstream *es, bb_pool **to)
     return err;
 }
 
-/* Make a counted move and drop the count (bb_unit_migrate counts a move it
- * leaves pending by itself). A ULT that moves itself yields, and may never
- * come back to drop it (a cancel may end it in the target's pool): a
- * request of its own takes the count over before the yield makes the move. */
+/* Make a counted move and drop the count: bb_unit_migrate counts a move it
+ * leaves pending (a request) by itself. */
 static int move_counted(bb_unit *u, bb_pool *to)
 {
-    if (u == bb_self_unit() && bb_unit_is_ult(u)) {
-        post_request(u, to);
-        bb_unit_uncount_blocked(to, NULL);
-        bb_ult_yield(u);
-        return ABT_SUCCESS;
-    }
     int err = bb_unit_migrate(u, to);
     bb_unit_uncount_blocked(to, NULL);
     return err;
