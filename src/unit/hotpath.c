@@ -402,11 +402,11 @@ static inline bool cache_terminated(bb_xstream *es, bb_unit *u, bool plain)
 
 /* A user pool gets its unit back through its own code, which may yield or
  * block: the caller may come back on another ES, whose cache is then the
- * one it may use. */
-static void drop_user_unit(bb_unit *u, bb_xstream **es)
+ * one it may use. Returns that ES. */
+static bb_xstream *drop_user_unit(bb_unit *u)
 {
     bb_unit_drop_user_unit(u);
-    *es = bb_self_xstream();
+    return bb_self_xstream();
 }
 
 /* A terminated unit whose memory goes straight back to the caller's ES
@@ -418,7 +418,7 @@ static inline bool release_to_cache(bb_xstream *es, bb_unit *u)
     if (u->keys || u->migrate_cb || __builtin_expect(bb_fiber_tools.any, 0))
         return false;
     if (u->unit_pool)
-        drop_user_unit(u, &es);
+        es = drop_user_unit(u);
     return cache_terminated(es, u, false);
 }
 
@@ -443,9 +443,10 @@ typedef int (*free_fn)(ABT_thread *);
 /* The free shortcut for a unit `u` of the caller's ES `es` that has not
  * terminated, or is not plain: it is joined (by the join bypass if it can)
  * and goes back to the cache if it can. `general` reports what is wrong
- * with a unit nobody may free. */
-static __attribute__((noinline)) int free_joining(ABT_thread *thread, bb_xstream *es,
-                                                  bb_unit *u, free_fn general)
+ * with a unit nobody may free. (`u` comes before `es`, as in
+ * free_user_made: free_unit's tail calls then pass it in one register.) */
+static __attribute__((noinline)) int free_joining(ABT_thread *thread, bb_unit *u,
+                                                  bb_xstream *es, free_fn general)
 {
     if (!joinable_by(es->current, u))
         return general(thread);
@@ -463,12 +464,12 @@ static __attribute__((noinline)) int free_joining(ABT_thread *thread, bb_xstream
 /* The free shortcut for a terminated unit of a user pool: as for a plain
  * one, after giving the pool's unit back. Out of line: the built-in pools'
  * needs no frame. */
-static __attribute__((noinline)) int free_user_made(ABT_thread *thread, bb_xstream *es,
-                                                    bb_unit *u, free_fn general)
+static __attribute__((noinline)) int free_user_made(ABT_thread *thread, bb_unit *u,
+                                                    free_fn general)
 {
-    drop_user_unit(u, &es);
+    bb_xstream *es = drop_user_unit(u);
     if (!cache_terminated(es, u, true))
-        return free_joining(thread, es, u, general);
+        return free_joining(thread, u, es, general);
     *thread = ABT_THREAD_NULL;
     return ABT_SUCCESS;
 }
@@ -492,9 +493,9 @@ static inline __attribute__((always_inline)) int free_unit(ABT_thread *thread, f
             return ABT_SUCCESS;
         }
         if (bb_word_equals(&u->small, bb_unit_small_fresh(true)))
-            return free_user_made(thread, es, u, general);
+            return free_user_made(thread, u, general);
     }
-    return free_joining(thread, es, u, general);
+    return free_joining(thread, u, es, general);
 }
 
 int ABT_thread_free(ABT_thread *thread)
