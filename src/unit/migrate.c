@@ -142,11 +142,17 @@ static void post_request(bb_unit *u, bb_pool *to)
         bb_unit_drop_migration(u);
 }
 
-static bool take_out_of_pool(bb_unit *u)
+/* Takes `u` out of its pool if it is listed there (a built-in pool's remove
+ * decides that under the pool's lock). */
+static bool take_out_if_listed(bb_unit *u)
 {
     bb_pool *from = bb_load_relaxed(&u->pool);
-    return bb_unit_state(u) == ABT_THREAD_STATE_READY && from && bb_pool_removable_here(from) &&
-           from->ops->remove(from, u) == ABT_SUCCESS;
+    return from && bb_pool_removable_here(from) && from->ops->remove(from, u) == ABT_SUCCESS;
+}
+
+static bool take_out_of_pool(bb_unit *u)
+{
+    return bb_unit_state(u) == ABT_THREAD_STATE_READY && take_out_if_listed(u);
 }
 
 /* Whether a request posted earlier still waits for `u` (another thread
@@ -208,8 +214,13 @@ int bb_unit_migrate(bb_unit *u, bb_pool *to)
      * built-in shared pool's push looks for a request under the pool's
      * lock (builtin.c), so either it finds this one, or this second try
      * finds `u` in the pool; otherwise the move would wait until a scheduler
-     * pops `u`, and for ever in a pool that none serves. */
-    if (take_out_of_pool(u))
+     * pops `u`, and for ever in a pool that none serves. The lock alone
+     * decides, so the try does not first look at the state: the waker
+     * stores READY before it takes the lock, and a look here, after the
+     * request, may still miss that store (the pattern of store buffering,
+     * which weakly ordered machines allow) while the push misses the
+     * request. */
+    if (take_out_if_listed(u))
         bb_unit_push_migrating(u, ABT_POOL_CONTEXT_OP_THREAD_MIGRATE);
     return ABT_SUCCESS;
 }
