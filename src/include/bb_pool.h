@@ -234,7 +234,7 @@ static inline bool bb_pool_is_drained(bb_pool *pool)
      * push came before, and the emptiness test sees its unit. In the other
      * order a unit pushed in between is missed by both: the scheduler
      * stopped with it in its pool. */
-    long blocked = bb_load_acquire(&pool->num_blocked);
+    long blocked = __atomic_load_n(&pool->num_blocked, __ATOMIC_SEQ_CST); /* bb_sched_request */
     if (!bb_pool_is_empty(pool))
         return false;
     if (blocked <= 0)

@@ -290,7 +290,13 @@ void bb_sched_request(bb_sched *s, uint32_t bits)
     /* Only a main scheduler sleeps, and only it outlives the request: a
      * stacked one may see the bit, stop and free itself at once. */
     bool may_sleep = __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) != BB_SCHED_IN_POOL;
-    bb_fetch_or_acq_rel(&s->request, bits);
+    /* Sequentially consistent, as the scheduler's reads of the request and
+     * of its pools' blocked counts (bb_sched_has_to_stop) and a migrator's
+     * count of a move then read of the request (migrate.c,
+     * count_move_to_pinned): of a migrator and a scheduler that stops, one
+     * must see the other's write, which only a single total order of the
+     * three threads' accesses ensures. */
+    __atomic_fetch_or(&s->request, bits, __ATOMIC_SEQ_CST);
     if (may_sleep)
         bb_bell_ring(s->bell); /* it may be asleep in an idle loop */
 }
@@ -313,7 +319,7 @@ bool bb_sched_pools_are_drained(bb_sched *s)
  * it lingered. */
 bool bb_sched_has_to_stop(bb_sched *s)
 {
-    uint32_t req = bb_load_acquire(&s->request);
+    uint32_t req = __atomic_load_n(&s->request, __ATOMIC_SEQ_CST); /* see bb_sched_request */
     if (req & BB_SCHED_REQ_EXIT)
         return true;
     if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) || bb_load_relaxed(&s->used) == BB_SCHED_IN_POOL)
