@@ -56,7 +56,12 @@ int ABT_info_trigger_print_all_thread_stacks(FILE *fp, double timeout,
     request.timeout = timeout;
     request.cb = cb_func;
     request.arg = arg;
-    bb_store_release(&request.state, (uint32_t)PENDING);
+    /* Sequentially consistent, as the sleeper's look (bb_info_dump_requested):
+     * a scheduler arms its bell, then looks for a request; this stores the
+     * request, then looks for armed bells. With weaker orders both may miss
+     * the other's store (even on x86), and the ES sleeps with the dump
+     * pending. */
+    __atomic_store_n(&request.state, (uint32_t)PENDING, __ATOMIC_SEQ_CST);
     bb_bells_ring_armed(); /* every ES may sleep: one of them must lead */
     return ABT_SUCCESS;
 }
@@ -241,6 +246,6 @@ void bb_info_dump_rendezvous(bb_sched *s)
 
 bool bb_info_dump_requested(void)
 {
-    uint32_t state = bb_load_relaxed(&request.state);
+    uint32_t state = __atomic_load_n(&request.state, __ATOMIC_SEQ_CST); /* see the trigger */
     return state == PENDING || state == DUMPING;
 }
