@@ -24,6 +24,17 @@
 #include "bb_mem.h"
 #include "bb_unit.h"
 
+/* Where an ES's thread may run (src/xstream/binding.c). */
+typedef struct bb_binding {
+    int cpuid;                 /* CPU it is bound to, or -1 */
+    bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
+    int *affinity;             /* CPUs it may run on (NULL: any) */
+    int num_affinity;
+    const int *rank_cpus;      /* with ABT_SET_AFFINITY and no explicit binding: the set
+                                  of its rank (in bb_rt.config.rank_cpus), else NULL */
+    int num_rank_cpus;
+} bb_binding;
+
 struct bb_xstream {
     /* Hot, touched by the ES only. */
     bb_unit *current;          /* unit running on this ES now; written by the ES only,
@@ -79,18 +90,12 @@ struct bb_xstream {
     bb_unit *finalizer;        /* primary ES: the primary ULT, back from ABT_finalize */
     bb_unit *native_unit;      /* secondary ES: its OS thread's own context, which starts
                                   the scheduler on its stack and is back when it stops */
-    int cpuid;                 /* CPU it is bound to, or -1 */
     const void *native_stack;  /* its OS thread's own stack, learned at the first switch */
     size_t native_stack_size;  /* (for AddressSanitizer's fiber annotations) */
     bb_unit *asan_from;        /* the switch in flight, for src/unit/fibers.c */
     void (*asan_fn)(void *);
     void *asan_arg;
-    bool explicit_binding;     /* set by set_cpubind/set_affinity: not moved by rank */
-    int *affinity;             /* CPUs it may run on (NULL: any) */
-    int num_affinity;
-    const int *rank_cpus;      /* with ABT_SET_AFFINITY and no explicit binding: the set
-                                  of its rank (in bb_rt.config.rank_cpus), else NULL */
-    int num_rank_cpus;
+    bb_binding binding;        /* under binding.c's lock */
 };
 
 #define BB_INBOX_CLOSED ((bb_unit *)1)

@@ -57,13 +57,13 @@ static bool cpu_is_usable(int cpuid)
 static const int *bound_cpus(const bb_xstream *es, int *n)
 {
     *n = 1;
-    if (es->cpuid >= 0)
-        return &es->cpuid;
-    *n = es->num_affinity;
-    if (es->affinity)
-        return es->affinity;
-    *n = es->num_rank_cpus;
-    return es->rank_cpus;
+    if (es->binding.cpuid >= 0)
+        return &es->binding.cpuid;
+    *n = es->binding.num_affinity;
+    if (es->binding.affinity)
+        return es->binding.affinity;
+    *n = es->binding.num_rank_cpus;
+    return es->binding.rank_cpus;
 }
 
 static int apply(bb_xstream *es)
@@ -86,9 +86,9 @@ static int apply(bb_xstream *es)
 /* With ABT_SET_AFFINITY, an ES nobody bound explicitly follows its rank. */
 static void choose_rank_cpu(bb_xstream *es)
 {
-    if (bb_rt.config.set_affinity && !es->explicit_binding)
-        es->rank_cpus = bb_cpu_sets_for_rank(&bb_rt.config.rank_cpus, es->rank,
-                                             &es->num_rank_cpus);
+    if (bb_rt.config.set_affinity && !es->binding.explicit_binding)
+        es->binding.rank_cpus = bb_cpu_sets_for_rank(&bb_rt.config.rank_cpus, es->rank,
+                                             &es->binding.num_rank_cpus);
 }
 
 /* At creation, once the ES has its rank and before its thread starts. Other
@@ -130,47 +130,21 @@ void bb_xstream_apply_binding(bb_xstream *es)
     pthread_mutex_unlock(&binding_lock);
 }
 
-/* The fields an ES's binding is made of. */
-typedef struct binding {
-    int cpuid;
-    bool explicit_binding;
-    int *affinity;
-    int num_affinity;
-    const int *rank_cpus;
-    int num_rank_cpus;
-} binding;
-
-static binding binding_of(const bb_xstream *es)
-{
-    return (binding){es->cpuid,    es->explicit_binding, es->affinity,
-                     es->num_affinity, es->rank_cpus,    es->num_rank_cpus};
-}
-
-static void set_binding(bb_xstream *es, binding b)
-{
-    es->cpuid = b.cpuid;
-    es->explicit_binding = b.explicit_binding;
-    es->affinity = b.affinity;
-    es->num_affinity = b.num_affinity;
-    es->rank_cpus = b.rank_cpus;
-    es->num_rank_cpus = b.num_rank_cpus;
-}
-
 /* Give `es` the binding `next` (one without an explicit binding follows its
  * rank) and bind its thread. If the OS refuses, the ES keeps the binding its
  * thread still has, so that the getters and a later start or revive do not
  * show or apply one that failed. The affinity array no longer in use is
  * freed. Under binding_lock. */
-static int rebind(bb_xstream *es, binding next)
+static int rebind(bb_xstream *es, bb_binding next)
 {
-    binding old = binding_of(es);
-    set_binding(es, next);
+    bb_binding old = es->binding;
+    es->binding = next;
     choose_rank_cpu(es);
     int err = apply(es);
     if (err != ABT_SUCCESS)
-        set_binding(es, old);
+        es->binding = old;
     int *unused = err != ABT_SUCCESS ? next.affinity : old.affinity;
-    if (unused != es->affinity)
+    if (unused != es->binding.affinity)
         free(unused);
     return err;
 }
@@ -179,8 +153,8 @@ int bb_xstream_rebind_for_rank(bb_xstream *es)
 {
     int err = ABT_SUCCESS;
     pthread_mutex_lock(&binding_lock);
-    if (bb_rt.config.set_affinity && !es->explicit_binding)
-        err = rebind(es, binding_of(es));
+    if (bb_rt.config.set_affinity && !es->binding.explicit_binding)
+        err = rebind(es, es->binding);
     pthread_mutex_unlock(&binding_lock);
     return err;
 }
@@ -212,7 +186,7 @@ int ABT_xstream_set_cpubind(ABT_xstream xstream, int cpuid)
         return ABT_ERR_CPUID;
     bb_xstream *es = bb_xstream_of(xstream);
     pthread_mutex_lock(&binding_lock);
-    binding next = binding_of(es);
+    bb_binding next = es->binding;
     next.cpuid = cpuid;
     next.explicit_binding = true;
     next.affinity = NULL;
@@ -265,7 +239,7 @@ int ABT_xstream_set_affinity(ABT_xstream xstream, int num_cpuids, int *cpuids)
         memcpy(copy, cpuids, (size_t)num_cpuids * sizeof(int));
     }
     pthread_mutex_lock(&binding_lock);
-    binding next = binding_of(es);
+    bb_binding next = es->binding;
     next.affinity = copy;
     next.num_affinity = num_cpuids;
     next.cpuid = num_cpuids == 1 ? cpuids[0] : -1;

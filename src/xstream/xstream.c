@@ -418,7 +418,7 @@ static int new_xstream(bb_sched *s, int rank, bb_ctx_fn sched_entry, bb_xstream 
     bb_xstream *es = bb_mem_calloc_lines(sizeof(*es));
     if (!es)
         return ABT_ERR_MEM;
-    es->cpuid = -1;
+    es->binding.cpuid = -1;
     pthread_mutex_init(&es->join_lock, NULL);
     es->running_sched = &bb_no_sched;
     bb_mem_cache_init(&es->cache);
@@ -462,7 +462,7 @@ static void destroy_xstream(bb_xstream *es, bool at_finalize)
     }
     release_units(es);
     bb_mem_cache_flush(&es->cache);
-    free(es->affinity);
+    free(es->binding.affinity);
     pthread_mutex_destroy(&es->join_lock);
     free(es);
 }
