@@ -252,6 +252,14 @@ static inline void bb_unit_wait_until_saved(bb_unit *u)
         bb_unit_wait_until_saved_slow(u);
 }
 
+/* A move asked for while the unit could not be moved (it was running,
+ * blocked, or on its way into a pool) waits to happen where it next
+ * becomes ready or is pushed (migrate.c). Rare. */
+static inline bool bb_unit_has_move_pending(const bb_unit *u)
+{
+    return __builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0);
+}
+
 static inline bool bb_unit_is_ult(const bb_unit *u)
 {
     return (u->flags & BB_UNIT_ULT) != 0;

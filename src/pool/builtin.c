@@ -48,13 +48,6 @@ static bool pops_at_tail(bb_pool_ctx ctx)
     return (ctx & ABT_POOL_CONTEXT_OWNER_SECONDARY) != 0;
 }
 
-/* A unit arriving with a move pending goes on to the move's target
- * (unlock_and_forward). */
-static inline bool has_move_pending(const bb_unit *u)
-{
-    return (bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0;
-}
-
 /* ---- the lists: a private pool's as they are, a shared one's under its lock ---- */
 
 static void deque_list_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
@@ -251,7 +244,7 @@ static __attribute__((noinline)) void unlock_and_forward(bb_pool *p, bb_unit *u,
 static inline void shared_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, bool resumed)
 {
     bb_spin_lock(&p->lock);
-    if (__builtin_expect(has_move_pending(u), 0)) {
+    if (bb_unit_has_move_pending(u)) {
         unlock_and_forward(p, u, ctx, resumed);
         return;
     }
@@ -275,7 +268,7 @@ static bool push_homeless(bb_pool *p, bb_unit *u, bb_pool_ctx ctx, bool deque, b
         bb_spin_unlock(&p->lock);
         return false;
     }
-    if (__builtin_expect(has_move_pending(u), 0)) {
+    if (bb_unit_has_move_pending(u)) {
         unlock_and_forward(p, u, ctx, resumed);
         return true;
     }

@@ -34,14 +34,6 @@
 
 /* ---- where a unit goes when it becomes ready ----------------------------- */
 
-/* A migration asked for while the unit could not be moved (it was running or
- * blocked) happens when it next becomes ready. Kept out of line and reached
- * by a tail call, so that the common path builds no stack frame. */
-static inline bool has_pending_migration(bb_unit *u)
-{
-    return __builtin_expect((bb_load_relaxed(&u->requests) & BB_REQ_MIGRATE) != 0, 0);
-}
-
 /* Push `u` into `to` (moved there, or staying if `stays`), and drop the
  * to-come count of `counted`, the target its move counted (migrate.c), if
  * any. Into that same pool the count drops after the push, so that its
@@ -86,6 +78,8 @@ bb_pool *bb_unit_forward(bb_unit *u, bb_pool *p, bb_pool_ctx ctx, bool counted_i
     return to;
 }
 
+/* Out of line and reached by a tail call, so that push_ready's common path
+ * builds no stack frame. */
 __attribute__((noinline)) bb_pool *bb_unit_push_migrating(bb_unit *u, bb_pool_ctx ctx)
 {
     return bb_unit_forward(u, NULL, ctx, false);
@@ -96,7 +90,7 @@ __attribute__((noinline)) bb_pool *bb_unit_push_migrating(bb_unit *u, bb_pool_ct
  * its incoming stack, as a migration does. */
 static inline bb_pool *push_ready(bb_unit *u, bb_pool_ctx ctx)
 {
-    if (has_pending_migration(u))
+    if (bb_unit_has_move_pending(u))
         return bb_unit_push_migrating(u, ctx);
     bb_pool *to = u->pool;
     if (__builtin_expect(!bb_pool_surely_open_to(to, bb_self_xstream()), 0))
@@ -1034,7 +1028,7 @@ static void make_ready_here(bb_unit *u)
     bb_pool *was = u->blocked_in;
     u->blocked_in = NULL;
     bb_store_relaxed(&u->state, (uint32_t)ABT_THREAD_STATE_READY);
-    if (was && was == u->pool && has_pending_migration(u)) {
+    if (was && was == u->pool && bb_unit_has_move_pending(u)) {
         bb_unit_forward(u, was, ABT_POOL_CONTEXT_OP_THREAD_RESUME, true);
         return;
     }
