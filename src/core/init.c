@@ -157,6 +157,7 @@ static void tear_down(void)
     bb_xstream_finalize_primary(es); /* runs what is left, then frees the ES */
     bb_xstream_watch_threads(false);
     bb_alarm_shutdown();
+    bb_mem_for_each_unit(bb_wait_abandon); /* before the stacks go (bb_wait.h) */
     bb_store_release(&bb_rt.up, 0u);
     bb_shortcuts_update();
     bb_xstream_set_self(NULL);

@@ -77,6 +77,9 @@ void *bb_mem_calloc_lines(size_t size);
 
 int bb_mem_init(void);
 void bb_mem_fini(void);
+/* Call `visit` on every descriptor that holds a unit, ended or not: at the
+ * last ABT_finalize, the ones the program never freed. */
+void bb_mem_for_each_unit(void (*visit)(bb_unit *u));
 void bb_mem_cache_flush(bb_mem_cache *cache);
 
 void bb_mem_cache_init(bb_mem_cache *cache);

@@ -118,7 +118,8 @@ struct bb_unit {
      * once it leaves a shared pool's list; a write of any other sets
      * cold_set. */
     const void *wait_target;    /* what a blocked ULT waits for: the unit it joins, or its
-                                   node in a sync object's queue; NULL if suspended. A
+                                   node in a sync object's queue (also while it polls
+                                   there, wait.c); NULL if suspended. A
                                    ready ULT that made a child-first ULT: that child
                                    (switch.c), until it runs again */
     bb_pool *blocked_in;        /* pool whose num_blocked counts it while blocked, or NULL */

@@ -37,8 +37,8 @@ typedef struct bb_wait_node {
     uint32_t status;    /* bb_wait_status; atomic */
     uint32_t tag;       /* the object's own use (rwlock: reader or writer) */
     uintptr_t token;    /* the object's own use (rwlock: the waiting writer's token) */
-    int sync_type;      /* ABT_sync_event_type of the object, for tools */
-    const void *sync_obj; /* the object's handle, for tools */
+    int sync_type;      /* ABT_sync_event_type of the object whose queue holds it */
+    const void *sync_obj; /* that object's handle (for tools, and bb_wait_abandon) */
 } bb_wait_node;
 
 typedef struct {
@@ -147,6 +147,31 @@ static inline bool bb_sync_retire(uint32_t *inside)
 {
     return __atomic_fetch_or(inside, BB_SYNC_DYING, __ATOMIC_ACQ_REL) == 0;
 }
+
+/* ---- waiters that will never run again ------------------------------------- */
+
+/*
+ * A ULT left waiting when its ES was cancelled, or its main scheduler exited,
+ * keeps its node in the object's queue, on its own stack, which the last
+ * ABT_finalize frees with the ULT. So the finalize calls bb_wait_abandon on
+ * every unit it frees, after the alarm thread has stopped and before any
+ * stack goes: the node leaves its queue, and the object gets back what the
+ * wait took from it (a barrier's arrival, a rwlock granted but never taken, a
+ * timed waiter's count). Nobody is woken. The object then works on, static
+ * ones across init cycles too, as if that ULT had never waited.
+ */
+void bb_wait_abandon(bb_unit *u);
+
+/* Take `n` out of `q` if it is still there (the object's lock is held). */
+bool bb_waitq_leave(bb_waitq *q, bb_wait_node *n);
+
+/* Each object's part (src/sync): `obj` is the node's sync_obj. */
+void bb_mutex_abandon_waiter(void *obj, bb_wait_node *n);
+void bb_cond_abandon_waiter(void *obj, bb_wait_node *n);
+void bb_rwlock_abandon_waiter(void *obj, bb_wait_node *n);
+void bb_barrier_abandon_waiter(void *obj, bb_wait_node *n);
+void bb_future_abandon_waiter(void *obj, bb_wait_node *n);
+void bb_eventual_abandon_waiter(void *obj, bb_wait_node *n);
 
 /* ---- deadlines for blocked ULTs (src/sync/alarm.c) ------------------------ */
 

@@ -686,38 +686,41 @@ void bb_mem_cache_flush(bb_mem_cache *cache)
     flush_other_stacks(cache);
 }
 
+void bb_mem_for_each_unit(void (*visit)(bb_unit *u))
+{
+    for (bb_desc_chunk *c = bb_desc_chunks; c; c = c->next) {
+        for (uint32_t i = 0; i < c->carved; i++) {
+            bb_unit *u = (bb_unit *)(void *)(c->units + (size_t)i * c->desc_size);
+            if (u->state != BB_UNIT_STATE_FREE)
+                visit(u);
+        }
+    }
+}
+
 /* Units the program never freed (left in a pool that no scheduler ran or
  * that a cancelled ES left behind, terminated and never freed) die with the
  * chunks of their descriptors. What they hold apart from those goes with
  * them: a stack mapped on its own (eager, of another size, or lent to a
  * lazy ULT), their key tables (without destructors), their migration
- * callbacks, and what
- * ThreadSanitizer or valgrind keeps for their stacks. Without this, every
- * init/finalize cycle that left such units kept their mappings for good,
- * until the process ran out of them. Slab stacks go with their slabs, and
- * a user's stack stays the user's. */
-static void release_abandoned_units(void)
+ * callbacks, and what ThreadSanitizer or valgrind keeps for their stacks.
+ * Without this, every init/finalize cycle that left such units kept their
+ * mappings for good, until the process ran out of them. Slab stacks go with
+ * their slabs, and a user's stack stays the user's. */
+static void release_abandoned_unit(bb_unit *u)
 {
-    for (bb_desc_chunk *c = bb_desc_chunks; c; c = c->next) {
-        for (uint32_t i = 0; i < c->carved; i++) {
-            bb_unit *u = (bb_unit *)(void *)(c->units + (size_t)i * c->desc_size);
-            if (u->state == BB_UNIT_STATE_FREE)
-                continue;
-            bb_unit_drop_keys(u);
-            if (u->migrate_cb)
-                bb_unit_free_migrate_cb(u);
-            if (__builtin_expect(bb_fiber_tools.any, 0))
-                bb_fibers_release(u); /* what ThreadSanitizer or valgrind keeps for it */
-            uint32_t flags = u->lent_stack ? u->lent_stack : u->flags;
-            if (u->stack && !(flags & (BB_UNIT_USER_STACK | BB_UNIT_SLAB_STACK)))
-                unmap_stack(u->stack, u->stacksize, flags);
-        }
-    }
+    bb_unit_drop_keys(u);
+    if (u->migrate_cb)
+        bb_unit_free_migrate_cb(u);
+    if (__builtin_expect(bb_fiber_tools.any, 0))
+        bb_fibers_release(u); /* what ThreadSanitizer or valgrind keeps for it */
+    uint32_t flags = u->lent_stack ? u->lent_stack : u->flags;
+    if (u->stack && !(flags & (BB_UNIT_USER_STACK | BB_UNIT_SLAB_STACK)))
+        unmap_stack(u->stack, u->stacksize, flags);
 }
 
 void bb_mem_fini(void)
 {
-    release_abandoned_units();
+    bb_mem_for_each_unit(release_abandoned_unit);
     while (depot.ults.head) {
         bb_unit *u = (bb_unit *)list_pop(&depot.ults.head, &depot.ults.count);
         unmap_stack(u->stack, u->stacksize, u->flags);

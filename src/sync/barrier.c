@@ -57,6 +57,17 @@ void bb_barrier_arrive(bb_barrier *b, bool hold_es)
     bb_wait_wake_list(all);
 }
 
+/* A waiter still queued had arrived in this round; one out of the queue had
+ * been released with the round. */
+void bb_barrier_abandon_waiter(void *obj, bb_wait_node *n)
+{
+    bb_barrier *b = obj;
+    bb_spin_lock(&b->lock);
+    if (bb_waitq_leave(&b->waiters, n))
+        b->arrived--;
+    bb_spin_unlock(&b->lock);
+}
+
 static bb_barrier *barrier_of(ABT_barrier handle)
 {
     return (bb_barrier *)(void *)handle;

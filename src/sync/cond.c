@@ -73,7 +73,7 @@ int ABT_cond_free(ABT_cond *cond)
  * must wake all the queue, and mutex.c counts only those that queue
  * themselves; a moved one would stay queued behind ULTs of its own ES,
  * which cannot run while it sleeps). */
-enum { MOVABLE = 1 };
+enum { MOVABLE = 1, TIMED = 2 /* counted in timed_inside */ };
 
 /* Wake `n`, just taken out of the queue (c->lock held), or move it to the
  * mutex's queue while the mutex is held (by the caller, or by anybody for a
@@ -110,7 +110,7 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
     bb_mutex_unlock_all(m, me, &nesting);
-    bb_wait_node node = {.tag = !deadline && !bb_wait_holds_es() ? MOVABLE : 0,
+    bb_wait_node node = {.tag = deadline ? TIMED : !bb_wait_holds_es() ? MOVABLE : 0,
                          .sync_type = ABT_SYNC_EVENT_TYPE_COND, .sync_obj = c};
     int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
     if (status == BB_WAIT_TIMEDOUT) {
@@ -122,6 +122,19 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
         free(c); /* freed meanwhile: we were the last one in it */
     bb_mutex_relock(m, me, nesting);
     return status == BB_WAIT_TIMEDOUT ? ABT_ERR_COND_TIMEDOUT : ABT_SUCCESS;
+}
+
+/* A timed waiter may be out of the queue already (woken or timed out, and
+ * never run since): it still holds its count. A moved one is the mutex's. */
+void bb_cond_abandon_waiter(void *obj, bb_wait_node *n)
+{
+    bb_cond *c = obj;
+    bb_spin_lock(&c->lock);
+    (void)bb_waitq_leave(&c->waiters, n);
+    forget_mutex_if_idle(c);
+    bb_spin_unlock(&c->lock);
+    if ((n->tag & TIMED) && bb_sync_leave(&c->timed_inside))
+        free(c);
 }
 
 /* As in Argobots, a tasklet may not wait without a deadline (checked first),

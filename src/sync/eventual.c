@@ -75,7 +75,8 @@ static int wait(ABT_eventual eventual, void **value, const struct timespec *dead
     if (e->ready) {
         bb_spin_unlock(&e->lock);
     } else {
-        bb_wait_node node = {.sync_type = ABT_SYNC_EVENT_TYPE_EVENTUAL, .sync_obj = e};
+        bb_wait_node node = {.tag = deadline != NULL, /* counted in timed_inside */
+                             .sync_type = ABT_SYNC_EVENT_TYPE_EVENTUAL, .sync_obj = e};
         if (deadline)
             bb_sync_enter(&e->timed_inside);
         status = bb_wait(&e->lock, &e->waiters, &node, deadline);
@@ -87,6 +88,17 @@ static int wait(ABT_eventual eventual, void **value, const struct timespec *dead
     if (value)
         *value = buffer;
     return ABT_SUCCESS;
+}
+
+/* As cond.c's: a timed waiter holds its count even out of the queue. */
+void bb_eventual_abandon_waiter(void *obj, bb_wait_node *n)
+{
+    bb_eventual *e = obj;
+    bb_spin_lock(&e->lock);
+    (void)bb_waitq_leave(&e->waiters, n);
+    bb_spin_unlock(&e->lock);
+    if (n->tag && bb_sync_leave(&e->timed_inside))
+        free(e);
 }
 
 int ABT_eventual_wait(ABT_eventual eventual, void **value)

@@ -92,6 +92,14 @@ int ABT_future_wait(ABT_future future)
     return ABT_SUCCESS;
 }
 
+void bb_future_abandon_waiter(void *obj, bb_wait_node *n)
+{
+    bb_future *f = obj;
+    bb_spin_lock(&f->lock);
+    (void)bb_waitq_leave(&f->waiters, n);
+    bb_spin_unlock(&f->lock);
+}
+
 int ABT_future_test(ABT_future future, ABT_bool *is_ready)
 {
     if (!bb_is_up())

@@ -295,10 +295,22 @@ bool bb_mutex_add_waiter(bb_mutex *m, bb_wait_node *n)
            !bb_cas_acq_rel(&m->owner, &owner, owner | BB_MUTEX_WAITERS)) {
     }
     bool held = holder_of(owner) != 0;
-    if (held)
+    if (held) {
         bb_waitq_push(&m->waiters, n);
+        n->sync_type = ABT_SYNC_EVENT_TYPE_MUTEX; /* where it waits now */
+        n->sync_obj = m;
+    }
     bb_spin_unlock(&m->lock);
     return held;
+}
+
+void bb_mutex_abandon_waiter(void *obj, bb_wait_node *n)
+{
+    bb_mutex *m = obj;
+    bb_spin_lock(&m->lock);
+    if (bb_waitq_leave(&m->waiters, n) && bb_waitq_is_empty(&m->waiters))
+        __atomic_fetch_and(&m->owner, ~BB_MUTEX_WAITERS, __ATOMIC_RELAXED);
+    bb_spin_unlock(&m->lock);
 }
 
 /* ---- life ------------------------------------------------------------------------- */

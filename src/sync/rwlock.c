@@ -135,6 +135,22 @@ static bb_wait_node *grant_next(bb_rwlock *l)
     return bb_waitq_claim_all(&readers);
 }
 
+/* A waiter out of the queue was granted the lock, which it never took: the
+ * grant is undone. Nobody else is granted it here: the finalize wakes nobody,
+ * and whoever still waits is a ULT abandoned too. */
+void bb_rwlock_abandon_waiter(void *obj, bb_wait_node *n)
+{
+    bb_rwlock *l = obj;
+    bb_spin_lock(&l->lock);
+    if (!bb_waitq_leave(&l->waiters, n)) {
+        if (n->tag == READER)
+            l->readers--;
+        else if (l->writer == n->token)
+            l->writer = 0;
+    }
+    bb_spin_unlock(&l->lock);
+}
+
 int ABT_rwlock_unlock(ABT_rwlock rwlock)
 {
     if (!bb_is_up())

@@ -22,6 +22,15 @@ void bb_waitq_remove(bb_waitq *q, bb_wait_node *n)
         q->tail = n->prev;
 }
 
+bool bb_waitq_leave(bb_waitq *q, bb_wait_node *n)
+{
+    if (bb_load_relaxed(&n->status) != BB_WAIT_PENDING)
+        return false;
+    bb_waitq_remove(q, n);
+    bb_store_relaxed(&n->status, (uint32_t)BB_WAIT_TIMEDOUT); /* out, and by no waker */
+    return true;
+}
+
 bb_wait_node *bb_waitq_claim_all(bb_waitq *q)
 {
     bb_wait_node *list = q->head;
@@ -88,17 +97,19 @@ static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_nod
     bb_os_waiter flag = {0};
     n->waiter = bb_waiter_of_poll(&flag);
     bb_waitq_push(q, n);
+    self->wait_target = n; /* for bb_wait_abandon, as a blocked ULT's */
     bb_spin_unlock(lock);
     bool expired = false;
     while (!bb_load_acquire(&flag.signaled)) {
         if (!expired && bb_timespec_passed(deadline)) {
             expired = true;
             if (expire(lock, q, n) == BB_WAIT_TIMEDOUT)
-                return BB_WAIT_TIMEDOUT;
+                break;
         }
         bb_ult_yield(self); /* woken: wait until the waker is done with `flag` */
     }
-    return BB_WAIT_WOKEN;
+    self->wait_target = NULL;
+    return (int)bb_load_acquire(&n->status);
 }
 
 static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
@@ -163,6 +174,38 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
                      : block_ult(self, lock, q, n, deadline);
     bb_store_relaxed(&self->in_wait, 0u);
     return status;
+}
+
+/* A unit inside bb_wait that is not running has its node in wait_target: a
+ * blocked ULT (bb_ult_block_releasing) or a polling one (poll_until). */
+void bb_wait_abandon(bb_unit *u)
+{
+    if (!bb_load_relaxed(&u->in_wait) || !u->wait_target)
+        return;
+    bb_wait_node *n = (bb_wait_node *)(uintptr_t)u->wait_target;
+    void *obj = (void *)(uintptr_t)n->sync_obj;
+    switch (n->sync_type) {
+    case ABT_SYNC_EVENT_TYPE_MUTEX:
+        bb_mutex_abandon_waiter(obj, n);
+        break;
+    case ABT_SYNC_EVENT_TYPE_COND:
+        bb_cond_abandon_waiter(obj, n);
+        break;
+    case ABT_SYNC_EVENT_TYPE_RWLOCK:
+        bb_rwlock_abandon_waiter(obj, n);
+        break;
+    case ABT_SYNC_EVENT_TYPE_BARRIER:
+        bb_barrier_abandon_waiter(obj, n);
+        break;
+    case ABT_SYNC_EVENT_TYPE_FUTURE:
+        bb_future_abandon_waiter(obj, n);
+        break;
+    case ABT_SYNC_EVENT_TYPE_EVENTUAL:
+        bb_eventual_abandon_waiter(obj, n);
+        break;
+    default:
+        break;
+    }
 }
 
 bool bb_wait_holds_es(void)
