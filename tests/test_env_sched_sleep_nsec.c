@@ -114,7 +114,10 @@ int main(void)
     CHECK(strstr(out, "ABT_SCHED_SLEEP_NSEC    : 2000000") != NULL);
     expect_query(2000000, ABT_TRUE);
     double asleep = idle_es_asleep_share();
-    if (!bb_test_is_slow_run() && asleep < 0.5)
+    /* A polling ES is never found asleep. One that sleeps 2 ms at a time is,
+     * most of the time, but on a loaded machine it may wait runnable after
+     * each wake-up: the bound is low, so that only polling fails it. */
+    if (!bb_test_is_slow_run() && asleep < 0.2)
         BB_FAIL_AT("an ES idle with 2 ms sleeps was asleep at %.0f%% of the looks",
                    asleep * 100);
     CHECK_OK(ABT_finalize());
@@ -128,7 +131,8 @@ int main(void)
     setenv("ABT_SCHED_SLEEP_NSEC", "999999999", 1);
     CHECK(bb_test_init_captured(out, sizeof(out)) > 0);
     double took = free_of_sleeping_es_s();
-    if (!bb_test_is_slow_run() && took >= 0.5)
+    /* Ignoring the stop would take the rest of the sleep, about 0.95 s. */
+    if (!bb_test_is_slow_run() && took >= 0.8)
         BB_FAIL_AT("freeing an ES asleep for up to 1 s took %.3f s: its sleep ignored the stop",
                    took);
     CHECK_OK(ABT_finalize());

@@ -2,7 +2,8 @@
  * Memory for work units: descriptors and stacks.
  *
  * Each ES keeps LIFO caches of free descriptors, of free default-size
- * stacks, and of descriptors that keep their default-size stack (a freed ULT). Allocation and release on one ES touch only that ES's cache: no
+ * stacks, and of descriptors that keep their default-size stack (a freed
+ * ULT). Allocation and release on one ES touch only that ES's cache: no
  * lock, no atomic instruction. A unit released on another ES (or by an
  * external thread) simply goes to that ES's cache: memory is not tied to the
  * ES that made it. Caches are bounded: past the limit, half of a cache moves

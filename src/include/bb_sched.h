@@ -49,7 +49,8 @@ struct bb_sched {
     uint32_t request;          /* bb_sched_requests; atomic */
     int used;                  /* bb_sched_use; atomic (bb_sched_claim) */
     bool automatic;            /* freed with the ES (or the pool slot) that uses it */
-    bool leaving;              /* counted in its pools' `leaving` (bb_sched_destroy_unless_needed) */
+    bool leaving;              /* counted in its pools' `leaving`
+                                  (bb_sched_destroy_unless_needed) */
     int event_freq;
     unsigned rounds_left;      /* units it may still run before its events are due: the
                                   loop and the direct yield of hotpath.c count down from

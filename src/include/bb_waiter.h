@@ -3,7 +3,8 @@
  *
  * A waiter is a word: either a pointer to a blocked ULT (low bits zero), or a
  * pointer to a bb_os_waiter tagged with BB_WAITER_OS, for a caller that cannot
- * switch contexts (an external thread, a tasklet, a main scheduler) and sleeps in the kernel instead, or
+ * switch contexts (an external thread, a tasklet, a main scheduler) and
+ * sleeps in the kernel instead, or
  * tagged with BB_WAITER_POLL, for a ULT that keeps running and polls the
  * word. Waking is the waker's last access to anything the waiter owns.
  *

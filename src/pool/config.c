@@ -11,7 +11,8 @@
 
 const ABT_pool_config_var ABT_pool_config_automatic = {.key = -2, .type = ABT_POOL_CONFIG_INT};
 
-_Static_assert((int)ABT_POOL_CONFIG_INT == BB_KV_INT && (int)ABT_POOL_CONFIG_DOUBLE == BB_KV_DOUBLE &&
+_Static_assert((int)ABT_POOL_CONFIG_INT == BB_KV_INT &&
+                   (int)ABT_POOL_CONFIG_DOUBLE == BB_KV_DOUBLE &&
                    (int)ABT_POOL_CONFIG_PTR == BB_KV_PTR,
                "pool config types are the key/value list's");
 

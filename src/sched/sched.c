@@ -314,15 +314,16 @@ bool bb_sched_pools_are_drained(bb_sched *s)
 }
 
 /* EXIT stops at once; FINISH and REPLACE once nothing is left to run
- * (bb_pool_is_drained says which blocked units count). A stacked scheduler also stops by itself when it runs out of work:
- * it is a unit of its parent's pool, and the parent could not finish while
- * it lingered. */
+ * (bb_pool_is_drained says which blocked units count). A stacked scheduler
+ * also stops by itself when it runs out of work: it is a unit of its
+ * parent's pool, and the parent could not finish while it lingered. */
 bool bb_sched_has_to_stop(bb_sched *s)
 {
     uint32_t req = __atomic_load_n(&s->request, __ATOMIC_SEQ_CST); /* see bb_sched_request */
     if (req & BB_SCHED_REQ_EXIT)
         return true;
-    if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) || bb_load_relaxed(&s->used) == BB_SCHED_IN_POOL)
+    if ((req & (BB_SCHED_REQ_FINISH | BB_SCHED_REQ_REPLACE)) ||
+        bb_load_relaxed(&s->used) == BB_SCHED_IN_POOL)
         return bb_sched_pools_are_drained(s);
     return false;
 }

@@ -104,7 +104,8 @@ static __attribute__((noinline)) int task_create_general(bb_pool *p, void (*func
 /* Whether the caller's ES cache has what a new unit needs. */
 static inline bool cache_has_unit(const bb_xstream *es, bool is_ult)
 {
-    return is_ult && !bb_xstream_lends_stacks(es) ? es->cache.ults != NULL : es->cache.descs != NULL;
+    return is_ult && !bb_xstream_lends_stacks(es) ? es->cache.ults != NULL
+                                                   : es->cache.descs != NULL;
 }
 
 /* A unit from the caller's ES cache (cache_has_unit), with its fields set

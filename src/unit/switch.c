@@ -283,7 +283,8 @@ run_tasklet_in(bb_xstream *es, bb_unit *sched_unit, bb_unit *u, bool outermost)
     if (has_requests(u) && !serve_requests(u))
         return;
     set_running(es, u);
-    if (__builtin_expect(bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH), 0))
+    if (__builtin_expect(
+            bb_tool_wants(ABT_TOOL_EVENT_THREAD_RUN | ABT_TOOL_EVENT_THREAD_FINISH), 0))
         run_tasklet_watched(sched_unit, u, outermost);
     else
         call_tasklet_func(u, outermost);

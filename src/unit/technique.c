@@ -35,8 +35,8 @@ static const struct {
     [BB_TECH_AUTO] = {"auto",
                       BB_STEP_LAZY_STACK | BB_STEP_RETURN | BB_STEP_SCHED_RESTART |
                           BB_STEP_SCHED_STACK,
-                      "sc, ss or full per ES, by the ULTs that deviate, that their joiner runs, and "
-                      "that wait"},
+                      "sc, ss or full per ES, by the ULTs that deviate, that their joiner "
+                      "runs, and that wait"},
 };
 
 uint32_t bb_technique_steps(int technique)

@@ -277,7 +277,8 @@ int ABT_thread_get_last_xstream(ABT_thread thread, ABT_xstream *xstream)
 {
     int err = check_query(thread, xstream);
     if (err == ABT_SUCCESS)
-        *xstream = bb_xstream_handle(bb_load_relaxed(&bb_unit_of(thread)->xstream)); /* NULL if it never ran */
+        *xstream = /* NULL if it never ran */
+            bb_xstream_handle(bb_load_relaxed(&bb_unit_of(thread)->xstream));
     return err;
 }
 

@@ -224,7 +224,8 @@ int bb_unit_free(bb_unit *u)
 {
     if (!bb_unit_is_terminated(u))
         bb_unit_wait_terminated(u);
-    if (__builtin_expect(bb_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE), 0)) {
+    if (__builtin_expect(
+            bb_tool_wants(ABT_TOOL_EVENT_THREAD_JOIN | ABT_TOOL_EVENT_THREAD_FREE), 0)) {
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_JOIN, NULL, bb_self_unit(), NULL, 0, NULL);
         BB_TOOL_EVENT(u, ABT_TOOL_EVENT_THREAD_FREE, NULL, bb_self_unit(), NULL, 0, NULL);
     }

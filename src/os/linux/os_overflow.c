@@ -47,7 +47,8 @@ static bool hits_guard(const bb_unit *u, const char *addr)
 {
     long page = sysconf(_SC_PAGESIZE);
     const char *low = u->stack;
-    return ((u->flags | u->lent_stack) & BB_UNIT_GUARDED_STACK) && low && addr >= low - page && addr < low;
+    return ((u->flags | u->lent_stack) & BB_UNIT_GUARDED_STACK) && low && addr >= low - page &&
+           addr < low;
 }
 
 /* A scheduler that lends its stack (sc, auto) has none while it does
