@@ -6,7 +6,8 @@
  * ES, finalizes, and uses the object again after a new ABT_init. Before,
  * the next unlock, signal or set reached the freed entry (a crash), a timed
  * waiter's object could never be freed, a barrier's round counted the dead
- * ULT, and a rwlock granted to it stayed held for ever. */
+ * ULT, and a rwlock granted to it stayed held for ever. A waiter woken but
+ * never run is left alone: its object may be gone. */
 #include <stdatomic.h>
 #include <time.h>
 
@@ -26,6 +27,7 @@ static ABT_rwlock rwlock;
 static ABT_barrier barrier;
 static ABT_future future;
 static ABT_eventual timed_eventual;
+static ABT_eventual freed_eventual;
 
 static ABT_xstream es;
 static atomic_int yielded;
@@ -87,6 +89,12 @@ static void wait_eventual(void *arg)
 {
     (void)arg;
     ABT_eventual_wait(EVENTUAL, NULL);
+}
+
+static void wait_freed_eventual(void *arg)
+{
+    (void)arg;
+    ABT_eventual_wait(freed_eventual, NULL);
 }
 
 static void wait_timed_eventual(void *arg)
@@ -284,6 +292,19 @@ static void eventual_case(void)
     CHECK_OK(ABT_finalize());
 }
 
+/* A waiter woken but never run holds nothing of its object, which may be
+ * freed at once: the finalize must not touch it (AddressSanitizer saw a
+ * use after free when it did). */
+static void freed_after_wake_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_eventual_create(0, &freed_eventual));
+    park(wait_freed_eventual, 0);
+    CHECK_OK(ABT_eventual_set(freed_eventual, NULL, 0));
+    CHECK_OK(ABT_eventual_free(&freed_eventual));
+    CHECK_OK(ABT_finalize());
+}
+
 /* In a private pool a timed waiter polls, ready in the pool, queued all the
  * same. */
 static void polling_eventual_case(void)
@@ -308,7 +329,8 @@ int main(int argc, char **argv)
     BB_TEST_BEGIN(60);
     void (*cases[])(void) = {mutex_case,     cond_case,      cond_moved_case, timed_cond_queued,
                              timed_cond_woken, rwlock_queued, rwlock_granted, barrier_case,
-                             future_case,    eventual_case,  polling_eventual_case};
+                             future_case,    eventual_case,  polling_eventual_case,
+                             freed_after_wake_case};
     int n = (int)(sizeof(cases) / sizeof(cases[0]));
     int only = argc > 1 ? atoi(argv[1]) : -1; /* one case, by index */
     for (int i = 0; i < n; i++)

@@ -165,6 +165,13 @@ void bb_wait_abandon(bb_unit *u);
 /* Take `n` out of `q` if it is still there (the object's lock is held). */
 bool bb_waitq_leave(bb_waitq *q, bb_wait_node *n);
 
+/* Whether `n` is in its object's queue; at the finalize, with nothing else
+ * running, without the object's lock. */
+static inline bool bb_wait_node_is_queued(const bb_wait_node *n)
+{
+    return bb_load_relaxed(&n->status) == BB_WAIT_PENDING;
+}
+
 /* Each object's part (src/sync): `obj` is the node's sync_obj. */
 void bb_mutex_abandon_waiter(void *obj, bb_wait_node *n);
 void bb_cond_abandon_waiter(void *obj, bb_wait_node *n);

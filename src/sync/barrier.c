@@ -57,11 +57,13 @@ void bb_barrier_arrive(bb_barrier *b, bool hold_es)
     bb_wait_wake_list(all);
 }
 
-/* A waiter still queued had arrived in this round; one out of the queue had
- * been released with the round. */
+/* A waiter still queued had arrived in this round; one out of the queue was
+ * released with its round and holds nothing (the barrier may be freed). */
 void bb_barrier_abandon_waiter(void *obj, bb_wait_node *n)
 {
     bb_barrier *b = obj;
+    if (!bb_wait_node_is_queued(n))
+        return;
     bb_spin_lock(&b->lock);
     if (bb_waitq_leave(&b->waiters, n))
         b->arrived--;

@@ -125,10 +125,14 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
 }
 
 /* A timed waiter may be out of the queue already (woken or timed out, and
- * never run since): it still holds its count. A moved one is the mutex's. */
+ * never run since): it still holds its count, which keeps the cond. An
+ * untimed one out of the queue holds nothing (the cond may be freed by now).
+ * A moved one is the mutex's. */
 void bb_cond_abandon_waiter(void *obj, bb_wait_node *n)
 {
     bb_cond *c = obj;
+    if (!bb_wait_node_is_queued(n) && !(n->tag & TIMED))
+        return;
     bb_spin_lock(&c->lock);
     (void)bb_waitq_leave(&c->waiters, n);
     forget_mutex_if_idle(c);

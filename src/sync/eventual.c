@@ -90,10 +90,13 @@ static int wait(ABT_eventual eventual, void **value, const struct timespec *dead
     return ABT_SUCCESS;
 }
 
-/* As cond.c's: a timed waiter holds its count even out of the queue. */
+/* As cond.c's: a timed waiter holds its count even out of the queue, an
+ * untimed one nothing. */
 void bb_eventual_abandon_waiter(void *obj, bb_wait_node *n)
 {
     bb_eventual *e = obj;
+    if (!bb_wait_node_is_queued(n) && !n->tag)
+        return;
     bb_spin_lock(&e->lock);
     (void)bb_waitq_leave(&e->waiters, n);
     bb_spin_unlock(&e->lock);

@@ -92,9 +92,12 @@ int ABT_future_wait(ABT_future future)
     return ABT_SUCCESS;
 }
 
+/* A woken waiter holds nothing of the future (which may be freed by now). */
 void bb_future_abandon_waiter(void *obj, bb_wait_node *n)
 {
     bb_future *f = obj;
+    if (!bb_wait_node_is_queued(n))
+        return;
     bb_spin_lock(&f->lock);
     (void)bb_waitq_leave(&f->waiters, n);
     bb_spin_unlock(&f->lock);

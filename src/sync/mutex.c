@@ -313,9 +313,12 @@ bool bb_mutex_add_waiter(bb_mutex *m, bb_wait_node *n)
     return held;
 }
 
+/* A woken waiter holds nothing of the mutex (which may be freed by now). */
 void bb_mutex_abandon_waiter(void *obj, bb_wait_node *n)
 {
     bb_mutex *m = obj;
+    if (!bb_wait_node_is_queued(n))
+        return;
     bb_spin_lock(&m->lock);
     if (bb_waitq_leave(&m->waiters, n) && bb_waitq_is_empty(&m->waiters))
         __atomic_fetch_and(&m->owner, ~BB_MUTEX_WAITERS, __ATOMIC_RELAXED);

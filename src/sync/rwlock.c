@@ -136,7 +136,7 @@ static bb_wait_node *grant_next(bb_rwlock *l)
 }
 
 /* A waiter out of the queue was granted the lock, which it never took: the
- * grant is undone. Nobody else is granted it here: the finalize wakes nobody,
+ * grant is undone (the lock is held for it, so it is still there). Nobody else is granted it here: the finalize wakes nobody,
  * and whoever still waits is a ULT abandoned too. */
 void bb_rwlock_abandon_waiter(void *obj, bb_wait_node *n)
 {

@@ -177,7 +177,11 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
 }
 
 /* A unit inside bb_wait that is not running has its node in wait_target: a
- * blocked ULT (bb_ult_block_releasing) or a polling one (poll_until). */
+ * blocked ULT (bb_ult_block_releasing) or a polling one (poll_until). Nothing
+ * else runs at the finalize, so the node's status stays as read. Only a
+ * queued node's object is sure to be alive (it refuses to be freed); a woken
+ * waiter's may be gone, and its part touches it only where something keeps
+ * it: a timed waiter's count, a rwlock granted to the waiter. */
 void bb_wait_abandon(bb_unit *u)
 {
     if (!bb_load_relaxed(&u->in_wait) || !u->wait_target)
