@@ -1,15 +1,18 @@
-/* Regression (review finding on the user-pool unit map): a ULT of a user
- * pool that is never freed keeps its entry in the map from ABT_unit values
- * to work units. ABT_finalize releases its descriptor; the entry must go
- * too, or a lookup after the next ABT_init walks freed memory.
+/* Regression (review finding on the user-pool unit map), made stronger by
+ * mutation testing: the plain form of this test passed even
+ * when ABT_finalize leaves the user-pool unit map alone (init.c,
+ * release_globals without bb_unit_map_clear), in Release and under ASan,
+ * because the next ABT_init's first descriptor chunk lands at the address of
+ * the freed one, whose fresh descriptors look like no entry. Here the pages
+ * of the freed descriptor are reserved (PROT_NONE) between the finalize and
+ * the next init, when they are free: a lookup that walks the stale entry
+ * then faults. Where they are still mapped (the allocator kept them), the
+ * test checks only the answer.
  *
- * Scenario: a user pool P (pool_user_util.h); a ULT created in P, taken out
- * of P again and never freed; finalize; init; ask what work unit P's old
- * ABT_unit value names. It names none any more: ABT_ERR_INV_UNIT and a NULL
- * thread (before the fix: the released descriptor, a use-after-free under
- * ASan). P cannot be freed while the ULT holds its unit (ABT_ERR_POOL), so
- * it is never freed either: a static handle keeps it reachable for the leak
- * checkers. */
+ * Scenario: a ULT created in a user pool P, popped and
+ * never freed; finalize; init; P's old ABT_unit value names no work unit. */
+#define _GNU_SOURCE
+#include <sys/mman.h>
 #include "pool_user_util.h"
 
 static up_state st;
@@ -46,11 +49,24 @@ int main(void)
     CHECK_ERR(ABT_pool_free(&P), ABT_ERR_POOL); /* t still holds P's unit */
     CHECK_OK(ABT_finalize()); /* t is never freed: finalize releases it */
 
+    long page = sysconf(_SC_PAGESIZE);
+    void *at = (void *)((uintptr_t)t & ~(uintptr_t)(page - 1));
+    void *guard = mmap(at, (size_t)page * 2, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (guard != at) {
+        if (guard != MAP_FAILED)
+            munmap(guard, (size_t)page * 2);
+        guard = NULL;
+        printf("descriptor pages still mapped: plain check only\n");
+    }
+
     CHECK_OK(ABT_init(0, NULL));
     found = (ABT_thread)(void *)0x1;
     CHECK_ERR(ABT_unit_get_thread(unit, &found), ABT_ERR_INV_UNIT);
     CHECK(found == ABT_THREAD_NULL);
     CHECK_OK(ABT_finalize());
+    if (guard)
+        munmap(guard, (size_t)page * 2);
     free((up_unit *)unit); /* the test's own unit block: P never got it back */
     BB_TEST_END();
 }
