@@ -7,7 +7,7 @@
  * so that it can say who it is) of the ES the caller runs on. Mutation
  * testing (self.c, check_handover and ABT_self_schedule) found nothing
  * checking a scheduler target. */
-#include "bb_test.h"
+#include "sched_user_util.h"
 
 static ABT_thread sched_ult = ABT_THREAD_NULL;
 static int errs[7];
@@ -15,19 +15,7 @@ static int errs[7];
 static void sched_run(ABT_sched sched)
 {
     CHECK_OK(ABT_self_get_thread((ABT_thread *)&sched_ult));
-    ABT_pool pool;
-    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
-    for (;;) {
-        ABT_thread t = ABT_THREAD_NULL;
-        CHECK_OK(ABT_pool_pop_thread(pool, &t));
-        if (t != ABT_THREAD_NULL)
-            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-        ABT_bool stop = ABT_FALSE;
-        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
-        if (stop)
-            break;
-        CHECK_OK(ABT_xstream_check_events(sched));
-    }
+    one_pool_sched_run(sched);
 }
 
 static void body(void *arg)

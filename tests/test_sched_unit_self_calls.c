@@ -7,7 +7,7 @@
  *    ABT_POOL_NULL, ABT_self_get_last_pool_id and
  *    ABT_thread_get_last_pool_id on its own handle give -1.
  * Mutation testing (thread.c, self.c) found nothing checking these. */
-#include "bb_test.h"
+#include "sched_user_util.h"
 
 static int exit_err = -12345, self_exit_err = -12345;
 static int self_pool_id = 12345, thread_pool_id = 12345;
@@ -27,19 +27,7 @@ static void sched_run(ABT_sched sched)
         CHECK_OK(ABT_self_get_thread(&me));
         CHECK_OK(ABT_thread_get_last_pool_id(me, &thread_pool_id));
     }
-    ABT_pool pool;
-    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
-    for (;;) {
-        ABT_thread t = ABT_THREAD_NULL;
-        CHECK_OK(ABT_pool_pop_thread(pool, &t));
-        if (t != ABT_THREAD_NULL)
-            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-        ABT_bool stop = ABT_FALSE;
-        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
-        if (stop)
-            break;
-        CHECK_OK(ABT_xstream_check_events(sched));
-    }
+    one_pool_sched_run(sched);
 }
 
 static void body(void *arg)
