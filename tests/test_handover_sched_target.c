@@ -14,14 +14,16 @@ static int errs[7];
 
 static void sched_run(ABT_sched sched)
 {
-    CHECK_OK(ABT_self_get_thread((ABT_thread *)&sched_ult));
+    ABT_thread self;
+    CHECK_OK(ABT_self_get_thread(&self));
+    __atomic_store_n(&sched_ult, self, __ATOMIC_SEQ_CST); /* main polls it */
     one_pool_sched_run(sched);
 }
 
 static void body(void *arg)
 {
     (void)arg;
-    ABT_thread s = sched_ult;
+    ABT_thread s = __atomic_load_n(&sched_ult, __ATOMIC_SEQ_CST);
     errs[0] = ABT_self_yield_to(s);
     errs[1] = ABT_self_resume_yield_to(s);
     errs[2] = ABT_self_suspend_to(s);
@@ -42,7 +44,7 @@ int main(void)
     CHECK_OK(ABT_sched_create(&def, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
     ABT_xstream es;
     CHECK_OK(ABT_xstream_create(sched, &es));
-    while (__atomic_load_n((void **)&sched_ult, __ATOMIC_SEQ_CST) == NULL)
+    while (__atomic_load_n(&sched_ult, __ATOMIC_SEQ_CST) == ABT_THREAD_NULL)
         ABT_thread_yield();
     for (int i = 0; i < 7; i++)
         errs[i] = -12345;
