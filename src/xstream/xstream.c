@@ -242,12 +242,15 @@ static void run_main_scheds(bb_xstream *es)
 
 /* A ULT of `es` that joins `es` itself parks until `es` stops (see
  * leave_joined_xstream): now it goes back to its pool, for another ES. */
-static void release_self_joiner(bb_xstream *es)
+static void release_self_joiners(bb_xstream *es)
 {
-    bb_unit *joiner = es->self_joiner;
-    if (joiner) {
-        es->self_joiner = NULL;
+    bb_unit *joiner = es->self_joiners;
+    es->self_joiners = NULL;
+    while (joiner) {
+        bb_unit *next = joiner->next; /* parked: in no list but this one */
+        joiner->next = NULL;
         bb_unit_make_ready(joiner);
+        joiner = next;
     }
 }
 
@@ -260,7 +263,7 @@ static void secondary_sched_main(void *arg)
     bb_unit *sched_unit = es->current; /* being started */
     bb_fpu_control_load(&es->sched_fpu);
     run_main_scheds(es);
-    release_self_joiner(es);
+    release_self_joiners(es);
     bb_xstream_close_inbox(es); /* nothing pops its pools any more */
     bb_store_relaxed(&es->current, es->native_unit);
     bb_switch_exit(sched_unit, es->native_unit, NULL, NULL);
@@ -577,16 +580,17 @@ static bool has_thread(bb_xstream *es)
 
 /* A ULT joins the ES it runs on, which Argobots allows too: it cannot wait
  * there, so it parks until `es` has stopped, and `es` then puts it back
- * into its pool (release_self_joiner), where another ES takes it. Only a
+ * into its pool (release_self_joiners), where another ES takes it. Only a
  * pool that another scheduler shares can give it to one; in any other
  * pool nothing would run it again, and the join fails instead. */
 static int leave_joined_xstream(bb_xstream *es)
 {
     bb_unit *self = bb_self_unit();
     if (!self || !bb_unit_is_ult(self) || (self->flags & BB_UNIT_SCHED) ||
-        !bb_pool_is_served_by_many(self->pool) || es->self_joiner)
+        !bb_pool_is_served_by_many(self->pool))
         return ABT_ERR_INV_XSTREAM;
-    es->self_joiner = self;
+    self->next = es->self_joiners; /* only ULTs on `es` get here, one at a time */
+    es->self_joiners = self;
     bb_xstream_request_stop(es, BB_SCHED_REQ_FINISH);
     bb_ult_park(self);
     return ABT_SUCCESS; /* on another ES now */
