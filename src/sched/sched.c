@@ -338,13 +338,14 @@ static void take_incoming(bb_sched *s)
 }
 
 /* Housekeeping a scheduler loop does every `event_freq` iterations. A
- * stacked scheduler inherits the finish request of its ES's main scheduler
- * (a join finishes it), and lets its parent run: its own ULT goes back to
- * the pool it came from, behind whatever else waits there. An exit of the
- * ES (ABT_xstream_cancel, ABT_xstream_exit) is not inherited: the parent
- * sees it as soon as it runs again, here, and stops with the stacked
+ * stacked scheduler lets its parent run: its own ULT goes back to the pool
+ * it came from, behind whatever else waits there. It needs no copy of its
+ * ES's stop requests: it stops by itself once its pools are drained
+ * (bb_sched_has_to_stop), which is all a finish (a join) would ask. An exit
+ * of the ES (ABT_xstream_cancel, ABT_xstream_exit) must not reach it: the
+ * parent sees it as soon as it runs again, here, and stops with the stacked
  * scheduler's ULT left in its pool, its units in theirs, as a cancel
- * promises. Inherited, it would end the stacked scheduler with work left,
+ * promises. Passed on, it would end the stacked scheduler with work left,
  * and an automatic one would free its automatic pools with units still in
  * them (or counted there as blocked or as migration targets). */
 void bb_sched_check_events(bb_sched *s)
@@ -356,12 +357,8 @@ void bb_sched_check_events(bb_sched *s)
         bb_xstream_take_remote_ready(es);
     if (s->has_private_pool)
         take_incoming(s);
-    if (bb_load_relaxed(&s->used) != BB_SCHED_IN_POOL || !s->unit)
-        return;
-    uint32_t inherited = bb_load_acquire(&es->main_sched->request) & BB_SCHED_REQ_FINISH;
-    if (inherited)
-        bb_fetch_or_acq_rel(&s->request, inherited);
-    bb_ult_yield(s->unit);
+    if (bb_load_relaxed(&s->used) == BB_SCHED_IN_POOL && s->unit)
+        bb_ult_yield(s->unit);
 }
 
 bb_pool *bb_sched_migration_pool(bb_sched *s)
@@ -479,10 +476,22 @@ int ABT_sched_free(ABT_sched *sched)
 
 /* ---- public API: control ---------------------------------------------------- */
 
+/* The primary ES stops only in ABT_finalize (which asks through
+ * bb_xstream_request_stop): a request to its main scheduler is ignored
+ * here, instead of lingering in it (a FINISH never completes there, the
+ * primary ULT being always counted) and refusing every migration to the
+ * primary ES. A scheduler it is replacing (retiring) still takes them. */
+static bool is_primary_main(const bb_sched *s)
+{
+    const bb_xstream *es = s->xstream;
+    return es && es->is_primary && bb_load_relaxed(&s->used) == BB_SCHED_MAIN &&
+           s != bb_load_relaxed(&es->retiring);
+}
+
 static int request(ABT_sched sched, uint32_t bits)
 {
     int err = check_sched(sched);
-    if (err == ABT_SUCCESS)
+    if (err == ABT_SUCCESS && !is_primary_main(bb_sched_of(sched)))
         bb_sched_request(bb_sched_of(sched), bits);
     return err;
 }
