@@ -131,8 +131,10 @@ static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node
     return (int)bb_load_acquire(&n->status);
 }
 
-/* The alarm thread wakes a ULT by pushing it into its pool, which only pools
- * shared with other threads accept. */
+/* The alarm thread wakes a ULT by pushing it into its pool. A ULT of a
+ * private pool polls instead: a push from the alarm thread would have to go
+ * through its ES's inbox and the runtime lock (hand_to_last_es), which the
+ * alarm thread stays clear of. */
 static bool pool_takes_foreign_pushes(const bb_unit *u)
 {
     return u->pool && u->pool->access != ABT_POOL_ACCESS_PRIV;
