@@ -205,6 +205,7 @@ void bb_sched_check_events(bb_sched *sched);
 /* The function the API shows for a scheduler's unit (ABT_thread_get_thread_func,
  * ABT_self_get_thread_func). stack.c. */
 void (*bb_sched_unit_func(const bb_unit *u))(void *);
+bool bb_sched_unit_is_stacked(const bb_unit *u); /* stack.c */
 bb_pool *bb_sched_migration_pool(bb_sched *sched);
 
 /* Predefined loops, basic.c. */

@@ -35,6 +35,13 @@ void (*bb_sched_unit_func(const bb_unit *u))(void *)
     return (void (*)(void *))s->run;
 }
 
+/* Whether a scheduler's unit is a stacked scheduler's (ABT_pool_add_sched)
+ * rather than an ES's main scheduler's, whatever pool it is associated with. */
+bool bb_sched_unit_is_stacked(const bb_unit *u)
+{
+    return bb_load_relaxed(&u->func) == stacked_sched_main;
+}
+
 int ABT_pool_add_sched(ABT_pool pool, ABT_sched sched)
 {
     if (!bb_is_up())

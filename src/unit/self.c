@@ -327,7 +327,7 @@ int ABT_self_schedule(ABT_thread thread, ABT_pool pool)
     if (err != ABT_SUCCESS)
         return err;
     bb_unit *target = bb_unit_of(thread);
-    if (target == self || ((target->flags & BB_UNIT_SCHED) && !bb_load_relaxed(&target->pool)))
+    if (target == self || ((target->flags & BB_UNIT_SCHED) && !bb_sched_unit_is_stacked(target)))
         return ABT_ERR_INV_THREAD;
     if (bb_unit_state(target) != ABT_THREAD_STATE_READY)
         return ABT_ERR_THREAD; /* running, blocked or finished: nothing to schedule */

@@ -1,0 +1,62 @@
+/* ABT_self_schedule gives ABT_ERR_INV_THREAD when `thread` is an ES's main
+ * scheduler (REFERENCE, section 4), also one that was given an associated
+ * pool (ABT_self_set_associated_pool accepts any unit). self.c used to tell
+ * a main scheduler from a stacked one by "no associated pool", so such a
+ * main scheduler fell through to the state test and got ABT_ERR_THREAD (it
+ * is RUNNING), also after its ES had ended. Found by mutation testing. */
+#include "bb_test.h"
+
+static ABT_thread sched_ult;
+static ABT_pool other;
+static int set_err = -1, sched_err = -1;
+
+static void sched_run(ABT_sched sched)
+{
+    CHECK_OK(ABT_self_get_thread(&sched_ult));
+    set_err = ABT_self_set_associated_pool(other);
+    ABT_pool pool;
+    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
+    for (;;) {
+        ABT_thread t = ABT_THREAD_NULL;
+        CHECK_OK(ABT_pool_pop_thread(pool, &t));
+        if (t != ABT_THREAD_NULL)
+            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
+        ABT_bool stop = ABT_FALSE;
+        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
+        if (stop)
+            break;
+        CHECK_OK(ABT_xstream_check_events(sched));
+    }
+}
+
+static void body(void *arg)
+{
+    (void)arg;
+    sched_err = ABT_self_schedule(sched_ult, ABT_POOL_NULL);
+}
+
+int main(void)
+{
+    BB_TEST_BEGIN(20);
+    CHECK_OK(ABT_init(0, NULL));
+    ABT_pool pool;
+    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool));
+    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &other));
+    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = sched_run};
+    ABT_sched sched;
+    CHECK_OK(ABT_sched_create(&def, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
+    ABT_xstream es;
+    CHECK_OK(ABT_xstream_create(sched, &es));
+    ABT_thread t;
+    CHECK_OK(ABT_thread_create(pool, body, NULL, ABT_THREAD_ATTR_NULL, &t)); /* on that ES */
+    CHECK_OK(ABT_thread_free(&t));
+    CHECK_OK(set_err);
+    CHECK_EQ(sched_err, ABT_ERR_INV_THREAD);
+    CHECK_OK(ABT_xstream_join(es));
+    CHECK_ERR(ABT_self_schedule(sched_ult, ABT_POOL_NULL), ABT_ERR_INV_THREAD);
+    CHECK_OK(ABT_xstream_free(&es));
+    CHECK_OK(ABT_sched_free(&sched));
+    CHECK_OK(ABT_pool_free(&other));
+    CHECK_OK(ABT_finalize());
+    BB_TEST_END();
+}
