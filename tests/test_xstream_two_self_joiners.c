@@ -9,7 +9,7 @@
 #include "bb_test.h"
 #include <stdatomic.h>
 
-static ABT_xstream es1;
+static _Atomic(ABT_xstream) es1_handle; /* published once ABT_xstream_create returns */
 static atomic_int called, finished;
 static int ret[2] = {-1, -1};
 
@@ -24,6 +24,9 @@ static void spinner(void *arg)
 static void joiner(void *arg)
 {
     int i = (int)(intptr_t)arg;
+    ABT_xstream es1;
+    while ((es1 = atomic_load(&es1_handle)) == ABT_XSTREAM_NULL)
+        ; /* ES 1 may run this before its creator has the handle */
     atomic_fetch_add(&called, 1);
     ret[i] = ABT_xstream_join(es1);
     atomic_fetch_add(&finished, 1);
@@ -50,7 +53,9 @@ int main(void)
     ABT_thread_state st = ABT_THREAD_STATE_READY;
     while (st != ABT_THREAD_STATE_RUNNING)
         CHECK_OK(ABT_thread_get_state(spin, &st));
+    ABT_xstream es1;
     CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &p, ABT_SCHED_CONFIG_NULL, &es1));
+    atomic_store(&es1_handle, es1);
     while (atomic_load(&called) < 2)
         usleep(100);
     usleep(20000);
