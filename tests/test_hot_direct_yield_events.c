@@ -7,11 +7,13 @@
  *    in the parent's pool, gets its turn (event_freq default and small);
  *  - ABT_info_trigger_print_all_thread_stacks completes without its timeout
  *    (forced = ABT_FALSE) while the ULTs of ES 1's private pool yield among
- *    themselves;
+ *    themselves, and so it does when that pool is a user-defined one (the
+ *    direct yield through a user pool counts its round too: mutation
+ *    testing found that unchecked);
  *  - ABT_xstream_free of an ES whose ULTs yield among themselves for a while
  *    returns once they finish.
  * A watchdog turns a missed event (a hang) into a failure. */
-#include "bb_test.h"
+#include "pool_user_util.h"
 
 #define NYIELDERS 3
 
@@ -79,9 +81,9 @@ static void on_dumped(ABT_bool forced, void *arg)
     __atomic_store_n(&dumped, 1, __ATOMIC_RELEASE);
 }
 
-static void dump_while_yielding(int freq)
+/* In `p`, a pool that ES 1 alone serves. */
+static void dump_while_yielding(ABT_pool p, int freq)
 {
-    ABT_pool p = make_priv();
     ABT_sched_config cfg = ABT_SCHED_CONFIG_NULL;
     ABT_thread y[NYIELDERS];
     ABT_xstream es;
@@ -150,8 +152,15 @@ int main(void)
     stacked(0);
     stacked(4);
     stacked(1);
-    dump_while_yielding(0);
-    dump_while_yielding(3);
+    dump_while_yielding(make_priv(), 0);
+    dump_while_yielding(make_priv(), 3);
+    up_state st;
+    up_state_init(&st);
+    for (int freq = 0; freq <= 3; freq += 3) {
+        ABT_pool_config pcfg = up_config(&st, 1);
+        dump_while_yielding(up_new_pool_with(NULL, NULL, pcfg), freq);
+        CHECK_OK(ABT_pool_config_free(&pcfg));
+    }
     free_while_yielding(0);
     free_while_yielding(2);
     CHECK_OK(ABT_finalize());

@@ -8,34 +8,7 @@
  * test_regress_priv_wake_sleeping_es covered this before private pools with
  * a home got their own incoming stack; its pool has a home now, and
  * mutation testing found nothing left that needs the ring (hand_to_es). */
-#include "bb_test.h"
-#include <stdatomic.h>
-
-static ABT_mutex mutex;
-static ABT_thread target;
-static atomic_int suspended, waiting_for_mutex, done;
-
-static void target_body(void *arg)
-{
-    (void)arg;
-    atomic_store(&suspended, 1);
-    CHECK_OK(ABT_self_suspend()); /* on the primary ES */
-    atomic_store(&waiting_for_mutex, 1);
-    CHECK_OK(ABT_mutex_lock(mutex)); /* on ES2 */
-    CHECK_OK(ABT_mutex_unlock(mutex));
-    atomic_store(&done, 1);
-}
-
-static void resumer(void *arg)
-{
-    (void)arg;
-    ABT_thread_state state = ABT_THREAD_STATE_READY;
-    while (!atomic_load(&suspended) || state != ABT_THREAD_STATE_BLOCKED) {
-        CHECK_OK(ABT_thread_get_state(target, &state));
-        CHECK_OK(ABT_self_yield());
-    }
-    CHECK_OK(ABT_self_resume_yield_to(target));
-}
+#include "wake_elsewhere_util.h"
 
 int main(void)
 {
@@ -50,20 +23,8 @@ int main(void)
                                       &es2));
     CHECK_OK(ABT_mutex_lock(mutex));
 
-    /* The target starts here, from its homeless private pool, and suspends. */
-    CHECK_OK(ABT_thread_create(priv, target_body, NULL, ABT_THREAD_ATTR_NULL, &target));
-    ABT_thread t = ABT_THREAD_NULL;
-    CHECK_OK(ABT_pool_pop_thread(priv, &t));
-    CHECK(t == target);
-    CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-    CHECK(atomic_load(&suspended));
-
-    ABT_thread helper;
-    CHECK_OK(ABT_thread_create(shared2, resumer, NULL, ABT_THREAD_ATTR_NULL, &helper));
-    CHECK_OK(ABT_thread_free(&helper));
-    while (!atomic_load(&waiting_for_mutex))
-        usleep(1000);
-    usleep(200 * 1000); /* the target blocks on ES2, which falls asleep */
+    start_target_here(priv); /* from its homeless private pool */
+    move_target_to(shared2, 200 * 1000); /* it blocks on ES2, which falls asleep */
 
     CHECK_OK(ABT_mutex_unlock(mutex)); /* hands it to ES2's inbox */
     size_t n = 0;
@@ -73,7 +34,7 @@ int main(void)
             usleep(1000);
     }
     CHECK_EQ(n, 1); /* ES2 woke and put it back */
-    t = ABT_THREAD_NULL;
+    ABT_thread t = ABT_THREAD_NULL;
     CHECK_OK(ABT_pool_pop_thread(priv, &t));
     if (t != ABT_THREAD_NULL)
         CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));

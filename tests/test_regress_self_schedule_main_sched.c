@@ -4,7 +4,7 @@
  * a main scheduler from a stacked one by "no associated pool", so such a
  * main scheduler fell through to the state test and got ABT_ERR_THREAD (it
  * is RUNNING), also after its ES had ended. Found by mutation testing. */
-#include "bb_test.h"
+#include "sched_user_util.h"
 
 static ABT_thread sched_ult;
 static ABT_pool other;
@@ -14,19 +14,7 @@ static void sched_run(ABT_sched sched)
 {
     CHECK_OK(ABT_self_get_thread(&sched_ult));
     set_err = ABT_self_set_associated_pool(other);
-    ABT_pool pool;
-    CHECK_OK(ABT_sched_get_pools(sched, 1, 0, &pool));
-    for (;;) {
-        ABT_thread t = ABT_THREAD_NULL;
-        CHECK_OK(ABT_pool_pop_thread(pool, &t));
-        if (t != ABT_THREAD_NULL)
-            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-        ABT_bool stop = ABT_FALSE;
-        CHECK_OK(ABT_sched_has_to_stop(sched, &stop));
-        if (stop)
-            break;
-        CHECK_OK(ABT_xstream_check_events(sched));
-    }
+    one_pool_sched_run(sched);
 }
 
 static void body(void *arg)
