@@ -61,7 +61,7 @@ struct bb_xstream {
     bb_sched *retiring;        /* replaced main scheduler, running until its pools drain;
                                   changed under sched_lock, for bb_xstream_ring_main_sched */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
-    bb_unit *self_joiners;      /* ULTs parked in ABT_xstream_join of this ES until it stops,
+    bb_unit *self_joiners;     /* ULTs parked in ABT_xstream_join of this ES until it stops,
                                   linked through bb_unit.next */
     uint32_t ult_steps;        /* bb_ult_step bits of its threading technique (bb_technique.h);
                                   printers on other threads read it, relaxed */
