@@ -480,12 +480,12 @@ int ABT_sched_free(ABT_sched *sched)
  * bb_xstream_request_stop): a request to its main scheduler is ignored
  * here, instead of lingering in it (a FINISH never completes there, the
  * primary ULT being always counted) and refusing every migration to the
- * primary ES. A scheduler it is replacing (retiring) still takes them. */
+ * primary ES. A scheduler it is replacing (retiring) still takes them. The
+ * primary ES lives as long as the runtime; `s`'s own ES may be going away
+ * meanwhile, so it is not read. */
 static bool is_primary_main(const bb_sched *s)
 {
-    const bb_xstream *es = s->xstream;
-    return es && es->is_primary && bb_load_relaxed(&s->used) == BB_SCHED_MAIN &&
-           s != bb_load_relaxed(&es->retiring);
+    return s == bb_load_relaxed(&bb_rt.primary_xstream->main_sched);
 }
 
 static int request(ABT_sched sched, uint32_t bits)
