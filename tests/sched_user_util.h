@@ -5,7 +5,10 @@
  *   static ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = one_pool_sched_run};
  *
  * It runs the ULTs of its first pool in order, checks its events between
- * them, and stops when ABT_sched_has_to_stop says so. Every call is checked.
+ * them, and stops when ABT_sched_has_to_stop says so. Also here: an ES that
+ * runs such a scheduler of the test's (start_user_sched_es), and a ULT that
+ * makes a scheduler its ES's main one (replace_main_sched_here). Every call
+ * is checked.
  */
 #ifndef SCHED_USER_UTIL_H
 #define SCHED_USER_UTIL_H
@@ -37,6 +40,20 @@ static inline void replace_main_sched_here(void *arg)
     ABT_xstream es;
     CHECK_OK(ABT_xstream_self(&es));
     CHECK_OK(ABT_xstream_set_main_sched(es, *(ABT_sched *)arg));
+}
+
+/* A new ES whose main scheduler is a user-defined one running `run` over
+ * one new shared pool (FIFO, MPMC, automatic: it goes with the scheduler,
+ * which the test frees after the ES). */
+static inline ABT_xstream start_user_sched_es(void (*run)(ABT_sched), ABT_sched *sched,
+                                              ABT_pool *pool)
+{
+    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, pool));
+    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = run};
+    CHECK_OK(ABT_sched_create(&def, 1, pool, ABT_SCHED_CONFIG_NULL, sched));
+    ABT_xstream es;
+    CHECK_OK(ABT_xstream_create(*sched, &es));
+    return es;
 }
 
 #endif

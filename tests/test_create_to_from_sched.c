@@ -55,12 +55,8 @@ int main(void)
     BB_TEST_BEGIN(20);
     CHECK_OK(ABT_init(0, NULL));
     ABT_pool pool;
-    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool));
-    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = sched_run};
     ABT_sched sched;
-    CHECK_OK(ABT_sched_create(&def, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
-    ABT_xstream es;
-    CHECK_OK(ABT_xstream_create(sched, &es));
+    ABT_xstream es = start_user_sched_es(sched_run, &sched, &pool);
     while (!__atomic_load_n(&sched_checked, __ATOMIC_SEQ_CST))
         ABT_thread_yield();
     ABT_task task;

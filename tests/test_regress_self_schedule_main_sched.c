@@ -27,14 +27,10 @@ int main(void)
 {
     BB_TEST_BEGIN(20);
     CHECK_OK(ABT_init(0, NULL));
-    ABT_pool pool;
-    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_TRUE, &pool));
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &other));
-    ABT_sched_def def = {.type = ABT_SCHED_TYPE_ULT, .run = sched_run};
+    ABT_pool pool;
     ABT_sched sched;
-    CHECK_OK(ABT_sched_create(&def, 1, &pool, ABT_SCHED_CONFIG_NULL, &sched));
-    ABT_xstream es;
-    CHECK_OK(ABT_xstream_create(sched, &es));
+    ABT_xstream es = start_user_sched_es(sched_run, &sched, &pool);
     ABT_thread t;
     CHECK_OK(ABT_thread_create(pool, body, NULL, ABT_THREAD_ATTR_NULL, &t)); /* on that ES */
     CHECK_OK(ABT_thread_free(&t));
