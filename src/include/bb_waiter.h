@@ -4,7 +4,7 @@
  * A waiter is a word: either a pointer to a blocked ULT (low bits zero), or a
  * pointer to a bb_os_waiter tagged with BB_WAITER_OS, for a caller that cannot
  * switch contexts (an external thread, a tasklet, a main scheduler) and
- * sleeps in the kernel instead, or
+ * sleeps in the kernel instead (its OS thread's, bb_os_waiter_arm), or
  * tagged with BB_WAITER_POLL, for a ULT that keeps running and polls the
  * word. Waking is the waker's last access to anything the waiter owns.
  *
@@ -35,6 +35,10 @@ typedef struct {
 typedef struct {
     uint32_t signaled; /* 0 until woken; the futex word */
 } bb_os_waiter;
+
+/* The calling OS thread's waiter, not yet signaled: the word an OS waiter
+ * sleeps on lives as long as its thread (os_waiter.c says why). */
+bb_os_waiter *bb_os_waiter_arm(void);
 
 void bb_os_waiter_wait(bb_os_waiter *w);
 /* Same, until `deadline` (absolute, CLOCK_REALTIME); false if it passed

@@ -68,19 +68,19 @@ static int expire(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
 static int sleep_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
                            const struct timespec *deadline)
 {
-    bb_os_waiter w = {0};
-    n->waiter = bb_waiter_of_os(&w);
+    bb_os_waiter *w = bb_os_waiter_arm();
+    n->waiter = bb_waiter_of_os(w);
     bb_waitq_push(q, n);
     bb_spin_unlock(lock);
     if (!deadline) {
-        bb_os_waiter_wait(&w);
+        bb_os_waiter_wait(w);
         return BB_WAIT_WOKEN;
     }
-    if (bb_os_waiter_wait_until(&w, deadline))
+    if (bb_os_waiter_wait_until(w, deadline))
         return BB_WAIT_WOKEN;
     int status = expire(lock, q, n);
     if (status == BB_WAIT_WOKEN)
-        bb_os_waiter_wait(&w); /* the waker is about to signal `w`, on our stack */
+        bb_os_waiter_wait(w); /* the waker is about to signal `w`: let it finish */
     return status;
 }
 

@@ -176,10 +176,10 @@ __attribute__((cold)) void bb_unit_wait_until_saved_slow(bb_unit *u)
 /* An external thread cannot switch: it sleeps in the kernel until woken. */
 static void join_from_os_thread(bb_unit *u)
 {
-    bb_os_waiter w = {0};
+    bb_os_waiter *w = bb_os_waiter_arm();
     bb_join_link link;
-    if (bb_unit_add_joiner(u, bb_waiter_of_os(&w), &link))
-        bb_os_waiter_wait(&w);
+    if (bb_unit_add_joiner(u, bb_waiter_of_os(w), &link))
+        bb_os_waiter_wait(w);
 }
 
 /* Out of line: the common join finds the unit terminated already. An ES's
