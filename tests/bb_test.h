@@ -16,6 +16,7 @@
 #include <abt.h>
 #include <valgrind/valgrind.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,42 @@ static void bb_test_dump_threads(void)
         waitpid(child, NULL, 0);
 }
 
+/* Where a long test is, for the watchdog's message: BB_TEST_AT(stage, i) as
+ * it goes (stage 0: not set, nothing printed). A hang that happens once in
+ * thousands of CI runs then says which loop and iteration it stopped in. */
+static atomic_int bb_test_stage, bb_test_iter;
+#define BB_TEST_AT(stage, i)                                                               \
+    (atomic_store_explicit(&bb_test_stage, (stage), memory_order_relaxed),                 \
+     atomic_store_explicit(&bb_test_iter, (i), memory_order_relaxed))
+
+/* write(2) of "stage S, iteration I\n", async-signal-safe. */
+static void bb_test_write_where(void)
+{
+    char buf[64];
+    int len = 0;
+    int values[2] = {atomic_load_explicit(&bb_test_stage, memory_order_relaxed),
+                     atomic_load_explicit(&bb_test_iter, memory_order_relaxed)};
+    static const char *const words[2] = {"at stage ", ", iteration "};
+    if (values[0] == 0)
+        return;
+    for (int k = 0; k < 2; k++) {
+        for (const char *w = words[k]; *w; w++)
+            buf[len++] = *w;
+        unsigned v = (unsigned)values[k];
+        char digits[12];
+        int n = 0;
+        do
+            digits[n++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        while (n)
+            buf[len++] = digits[--n];
+    }
+    buf[len++] = '\n';
+    if (write(2, buf, (size_t)len) < 0) {
+        /* nothing more we can do */
+    }
+}
+
 static void bb_test_watchdog(int sig)
 {
     static const char msg[] = "FAIL: watchdog expired (test hung)\n";
@@ -59,6 +96,7 @@ static void bb_test_watchdog(int sig)
     if (write(2, msg, sizeof(msg) - 1) < 0) {
         /* nothing more we can do */
     }
+    bb_test_write_where();
     if (bb_test_pid[0])
         bb_test_dump_threads();
     _exit(124);

@@ -92,6 +92,7 @@ int main(void)
 
     /* A ULT on ES1 waits and frees; the main ULT (ES0) sets. */
     for (iter = 0; iter < ITERS; iter++) {
+        BB_TEST_AT(1, iter);
         CHECK_OK(ABT_eventual_create(sizeof(int), &cur));
         atomic_store(&arrived, 0);
         ABT_thread t;
@@ -102,6 +103,7 @@ int main(void)
 
     /* The main ULT waits and frees; a ULT on ES1 sets. */
     for (iter = 0; iter < ITERS; iter++) {
+        BB_TEST_AT(2, iter);
         CHECK_OK(ABT_eventual_create(sizeof(int), &cur));
         atomic_store(&arrived, 0);
         ABT_thread t;
@@ -112,6 +114,7 @@ int main(void)
 
     /* An external thread waits and frees; a ULT on ES1 sets. */
     for (iter = 0; iter < ITERS / 4; iter++) {
+        BB_TEST_AT(3, iter);
         CHECK_OK(ABT_eventual_create(sizeof(int), &cur));
         atomic_store(&arrived, 0);
         pthread_t th;
@@ -122,16 +125,20 @@ int main(void)
         CHECK_EQ(pthread_join(th, NULL), 0);
     }
 
-    /* Stack memory on ES1's ULT; the main ULT sets. */
+    /* Stack memory on ES1's ULT; the main ULT sets. Stages 4-6 tell a hang
+     * before, in and after the set. */
     for (iter = 0; iter < ITERS; iter++) {
         atomic_store(&published, ABT_EVENTUAL_NULL);
         ABT_thread t;
         CHECK_OK(ABT_thread_create(pool1, stack_waiter, NULL, ABT_THREAD_ATTR_NULL, &t));
+        BB_TEST_AT(4, iter);
         ABT_eventual e;
         while ((e = atomic_load(&published)) == ABT_EVENTUAL_NULL)
             sched_yield();
         delay(iter % 5);
+        BB_TEST_AT(5, iter);
         CHECK_OK(ABT_eventual_set(e, NULL, 0));
+        BB_TEST_AT(6, iter);
         CHECK_OK(ABT_thread_free(&t));
     }
 
