@@ -41,11 +41,9 @@ int main(void)
     size_t n = 0;
     CHECK_OK(ABT_pool_get_size(priv, &n));
     CHECK_EQ(n, 1); /* back in its pool */
-    ABT_thread t = ABT_THREAD_NULL;
-    CHECK_OK(ABT_pool_pop_thread(priv, &t));
+    ABT_thread t = schedule_next_of(priv);
     CHECK(t == target);
     if (t != ABT_THREAD_NULL) {
-        CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
         CHECK(atomic_load(&done));
         CHECK_OK(ABT_thread_free(&target));
     }

@@ -24,9 +24,7 @@ int main(void)
     ABT_thread b = occupy(shared2, &done); /* ES2 is busy until the target ends */
 
     CHECK_OK(ABT_mutex_unlock(mutex));
-    for (int i = 0; i < 5000 && !atomic_load(&done); i++)
-        usleep(1000);
-    CHECK(atomic_load(&done));
+    until_target_done();
     CHECK_OK(ABT_thread_free(&target));
     CHECK_OK(ABT_thread_free(&b));
 

@@ -34,17 +34,10 @@ int main(void)
             usleep(1000);
     }
     CHECK_EQ(n, 1); /* ES2 woke and put it back */
-    ABT_thread t = ABT_THREAD_NULL;
-    CHECK_OK(ABT_pool_pop_thread(priv, &t));
-    if (t != ABT_THREAD_NULL)
-        CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
+    (void)schedule_next_of(priv);
     CHECK_OK(ABT_xstream_join(es2)); /* rings ES2 in any case */
-    if (!atomic_load(&done)) { /* only now put back: run it to its end */
-        t = ABT_THREAD_NULL;
-        CHECK_OK(ABT_pool_pop_thread(priv, &t));
-        if (t != ABT_THREAD_NULL)
-            CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
-    }
+    if (!atomic_load(&done)) /* only now put back: run it to its end */
+        (void)schedule_next_of(priv);
     CHECK(atomic_load(&done));
     CHECK_OK(ABT_thread_free(&target));
     CHECK_OK(ABT_xstream_free(&es2));

@@ -21,9 +21,7 @@ int main(void)
     move_target_to(shared2, 200 * 1000); /* it blocks on ES2, which falls asleep */
 
     CHECK_OK(ABT_mutex_unlock(mutex));
-    for (int i = 0; i < 5000 && !atomic_load(&done); i++)
-        usleep(1000);
-    CHECK(atomic_load(&done));
+    until_target_done();
     CHECK_OK(ABT_thread_free(&target));
 
     CHECK_OK(ABT_xstream_join(es1));

@@ -56,16 +56,32 @@ static inline ABT_xstream start_target_on_new_es(void)
     return es1;
 }
 
+/* Pops the next ULT of `priv` and runs it on the caller's ES until it
+ * leaves; returns it (ABT_THREAD_NULL: `priv` was empty, nothing ran). */
+static inline ABT_thread schedule_next_of(ABT_pool priv)
+{
+    ABT_thread t = ABT_THREAD_NULL;
+    CHECK_OK(ABT_pool_pop_thread(priv, &t));
+    if (t != ABT_THREAD_NULL)
+        CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
+    return t;
+}
+
 /* Starts the target on the caller's ES from `priv`, a private pool with no
  * home (no scheduler holds it), which the caller alone pops. */
 static inline void start_target_here(ABT_pool priv)
 {
     CHECK_OK(ABT_thread_create(priv, target_body, NULL, ABT_THREAD_ATTR_NULL, &target));
-    ABT_thread t = ABT_THREAD_NULL;
-    CHECK_OK(ABT_pool_pop_thread(priv, &t));
-    CHECK(t == target);
-    CHECK_OK(ABT_self_schedule(t, ABT_POOL_NULL));
+    CHECK(schedule_next_of(priv) == target);
     CHECK(atomic_load(&suspended));
+}
+
+/* Waits up to 5 s for the target to finish on another ES; checks it did. */
+static inline void until_target_done(void)
+{
+    for (int i = 0; i < 5000 && !atomic_load(&done); i++)
+        usleep(1000);
+    CHECK(atomic_load(&done));
 }
 
 static inline void resumer(void *arg)
