@@ -17,6 +17,11 @@ static ABT_eventual cur;
 static _Atomic(ABT_eventual) published;
 static atomic_int bad, late_writes, arrived;
 static int iter;
+/* Runs of stack_waiter begun and ended: after each free exactly one per
+ * iteration. A second run of a reused descriptor, or a free that returns
+ * before the function ended, would break that (and could leave the main ULT
+ * waiting for a publish that came too early: the one hang seen in CI). */
+static atomic_int waiter_runs, waiter_ends;
 
 static void delay(int n)
 {
@@ -66,6 +71,7 @@ static void setter(void *arg)
 static void stack_waiter(void *arg)
 {
     (void)arg;
+    atomic_fetch_add(&waiter_runs, 1);
     ABT_eventual_memory mem = ABT_EVENTUAL_INITIALIZER;
     ABT_eventual e = ABT_EVENTUAL_MEMORY_GET_HANDLE(&mem);
     atomic_store(&published, e);
@@ -78,6 +84,7 @@ static void stack_waiter(void *arg)
             atomic_fetch_add(&late_writes, 1);
             break;
         }
+    atomic_fetch_add(&waiter_ends, 1);
 }
 
 int main(void)
@@ -140,6 +147,11 @@ int main(void)
         CHECK_OK(ABT_eventual_set(e, NULL, 0));
         BB_TEST_AT(6, iter);
         CHECK_OK(ABT_thread_free(&t));
+        if (atomic_load(&waiter_runs) != iter + 1 || atomic_load(&waiter_ends) != iter + 1) {
+            CHECK_EQ(atomic_load(&waiter_runs), iter + 1); /* says which, once */
+            CHECK_EQ(atomic_load(&waiter_ends), iter + 1);
+            break;
+        }
     }
 
     CHECK_EQ(atomic_load(&bad), 0);
