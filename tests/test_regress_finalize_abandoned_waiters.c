@@ -7,7 +7,9 @@
  * the next unlock, signal or set reached the freed entry (a crash), a timed
  * waiter's object could never be freed, a barrier's round counted the dead
  * ULT, and a rwlock granted to it stayed held for ever. A waiter woken but
- * never run is left alone: its object may be gone. */
+ * never run is left alone, as its object may be gone, but for what it still
+ * holds: a timed waiter's count, which may be the last thing keeping a
+ * freed object, and a lock granted to it. */
 #include <stdatomic.h>
 #include <time.h>
 
@@ -23,6 +25,7 @@ static ABT_eventual_memory eventual_mem = ABT_EVENTUAL_INITIALIZER;
 /* Objects created in one cycle and used in the next. */
 static ABT_mutex other_mutex;
 static ABT_cond timed_cond;
+static ABT_cond freed_cond;
 static ABT_rwlock rwlock;
 static ABT_barrier barrier;
 static ABT_future future;
@@ -49,11 +52,26 @@ static void lock_mutex(void *arg)
     ABT_mutex_unlock(MUTEX);
 }
 
+static void lock_other_mutex(void *arg)
+{
+    (void)arg;
+    ABT_mutex_lock(other_mutex);
+    ABT_mutex_unlock(other_mutex);
+}
+
 static void wait_cond(void *arg)
 {
     (void)arg;
     ABT_mutex_lock(MUTEX);
     ABT_cond_wait(COND, MUTEX);
+    ABT_mutex_unlock(MUTEX);
+}
+
+static void wait_freed_cond(void *arg)
+{
+    (void)arg;
+    ABT_mutex_lock(MUTEX);
+    ABT_cond_wait(freed_cond, MUTEX);
     ABT_mutex_unlock(MUTEX);
 }
 
@@ -70,6 +88,13 @@ static void write_lock(void *arg)
 {
     (void)arg;
     ABT_rwlock_wrlock(rwlock);
+    ABT_rwlock_unlock(rwlock);
+}
+
+static void read_lock(void *arg)
+{
+    (void)arg;
+    ABT_rwlock_rdlock(rwlock);
     ABT_rwlock_unlock(rwlock);
 }
 
@@ -319,6 +344,92 @@ static void polling_eventual_case(void)
     CHECK_OK(ABT_finalize());
 }
 
+/* ---- woken, never run ----------------------------------------------------- */
+
+/* Each object is freed right after the wake, which its woken waiter does
+ * not prevent: the finalize must then not touch it (AddressSanitizer). */
+static void cond_woken_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_cond_create(&freed_cond));
+    park(wait_freed_cond, 0);
+    CHECK_OK(ABT_cond_signal(freed_cond)); /* the mutex is free: not moved */
+    CHECK_OK(ABT_cond_free(&freed_cond));
+    CHECK_OK(ABT_finalize());
+}
+
+static void future_woken_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_future_create(1, NULL, &future));
+    park(wait_future, 0);
+    CHECK_OK(ABT_future_set(future, NULL));
+    CHECK_OK(ABT_future_free(&future));
+    CHECK_OK(ABT_finalize());
+}
+
+static void barrier_released_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_barrier_create(2, &barrier));
+    park(wait_barrier, 0);
+    CHECK_OK(ABT_barrier_wait(barrier)); /* the second arrival releases both */
+    CHECK_OK(ABT_barrier_free(&barrier));
+    CHECK_OK(ABT_finalize());
+}
+
+static void mutex_woken_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_mutex_create(&other_mutex));
+    CHECK_OK(ABT_mutex_lock(other_mutex));
+    park(lock_other_mutex, 0);
+    CHECK_OK(ABT_mutex_unlock(other_mutex));
+    CHECK_OK(ABT_mutex_free(&other_mutex));
+    CHECK_OK(ABT_finalize());
+}
+
+/* A woken timed waiter still holds its count, which keeps its object's
+ * memory: freed meanwhile, the cond or eventual goes with the finalize's
+ * visit (LeakSanitizer reports it otherwise). */
+static void timed_cond_freed_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_cond_create(&timed_cond));
+    park(wait_timed_cond, 0);
+    CHECK_OK(ABT_cond_signal(timed_cond));
+    CHECK_OK(ABT_cond_free(&timed_cond));
+    CHECK_OK(ABT_finalize());
+}
+
+static void timed_eventual_freed_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_eventual_create(0, &timed_eventual));
+    park(wait_timed_eventual, 0);
+    CHECK_OK(ABT_eventual_set(timed_eventual, NULL, 0));
+    CHECK_OK(ABT_eventual_free(&timed_eventual));
+    CHECK_OK(ABT_finalize());
+}
+
+/* A reader granted the lock by the writer's unlock, never run: the grant
+ * is undone, so that a writer gets the lock in the next cycle. */
+static void rwlock_reader_granted_case(void)
+{
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_rwlock_create(&rwlock));
+    CHECK_OK(ABT_rwlock_wrlock(rwlock));
+    park(read_lock, 0);
+    CHECK_OK(ABT_rwlock_unlock(rwlock));
+    CHECK_OK(ABT_finalize());
+
+    CHECK_OK(ABT_init(0, NULL));
+    CHECK_OK(ABT_rwlock_wrlock(rwlock)); /* waited for ever on a granted one */
+    CHECK_OK(ABT_rwlock_unlock(rwlock));
+    CHECK_OK(ABT_rwlock_free(&rwlock));
+    CHECK_OK(ABT_finalize());
+}
+
 static void timed_cond_queued(void) { timed_cond_case(0); }
 static void timed_cond_woken(void) { timed_cond_case(1); }
 static void rwlock_queued(void) { rwlock_case(0); }
@@ -330,7 +441,9 @@ int main(int argc, char **argv)
     void (*cases[])(void) = {mutex_case,     cond_case,      cond_moved_case, timed_cond_queued,
                              timed_cond_woken, rwlock_queued, rwlock_granted, barrier_case,
                              future_case,    eventual_case,  polling_eventual_case,
-                             freed_after_wake_case};
+                             freed_after_wake_case, cond_woken_case, future_woken_case,
+                             barrier_released_case, mutex_woken_case, timed_cond_freed_case,
+                             timed_eventual_freed_case, rwlock_reader_granted_case};
     int n = (int)(sizeof(cases) / sizeof(cases[0]));
     int only = argc > 1 ? atoi(argv[1]) : -1; /* one case, by index */
     for (int i = 0; i < n; i++)
