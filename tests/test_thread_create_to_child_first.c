@@ -9,6 +9,9 @@
  *    while its child is still running, and the child ends without it;
  *  - a creator cancelled by its child is not taken back: it ends, as a
  *    cancelled unit does, without running on;
+ *  - in a RANDWS pool, a deque whose creations (the creator's push
+ *    included) go to its head, the take-back looks there, private or
+ *    shared;
  *  - a user pool has no way to give a unit back: the creator is pushed
  *    with ABT_POOL_CONTEXT_OP_THREAD_CREATE_TO (revive_to: REVIVE_TO) and
  *    runs in the pool's order. */
@@ -204,6 +207,24 @@ static void run_on(ABT_pool pool, void (*fn)(void *), void *arg)
     CHECK_OK(ABT_thread_free(&t));
 }
 
+/* creator_of(child) on a new ES whose one pool is a RANDWS of `access`,
+ * made before the ES so that the main ULT may push to it even if private. */
+static void run_on_randws(ABT_pool_access access, void (*child)(void *))
+{
+    ABT_pool deque;
+    ABT_thread t;
+    ABT_xstream es;
+    CHECK_OK(ABT_pool_create_basic(ABT_POOL_RANDWS, access, ABT_TRUE, &deque));
+    pool0 = deque;
+    seq = child_start = child_end = other_at = creator_at = 0;
+    CHECK_OK(ABT_thread_create(deque, creator_of, (void *)child, ABT_THREAD_ATTR_NULL, &t));
+    CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &deque, ABT_SCHED_CONFIG_NULL, &es));
+    CHECK_OK(ABT_thread_free(&t));
+    CHECK_OK(ABT_xstream_join(es));
+    CHECK_OK(ABT_thread_free(&other_thread));
+    CHECK_OK(ABT_xstream_free(&es));
+}
+
 int main(int argc, char **argv)
 {
     BB_TEST_BEGIN(30);
@@ -266,6 +287,23 @@ int main(int argc, char **argv)
     CHECK_OK(ABT_xstream_free(&es1));
     CHECK_OK(ABT_xstream_free(&es2));
     CHECK_OK(ABT_pool_free(&shared));
+
+    /* A RANDWS pool: the creator, taken back from the head, runs before
+     * `other`; after a yield, the head (the creator) comes first too. */
+    ABT_pool main_pool = pool0;
+    ABT_pool_access deque_access[] = {ABT_POOL_ACCESS_PRIV, ABT_POOL_ACCESS_MPMC};
+    for (int i = 0; i < 2; i++) {
+        run_on_randws(deque_access[i], plain_child);
+        CHECK_EQ(child_start, 1);
+        CHECK_EQ(creator_at, 2);
+        CHECK_EQ(other_at, 3);
+        run_on_randws(deque_access[i], yielding_child);
+        CHECK_EQ(child_start, 1);
+        CHECK_EQ(creator_at, 2);
+        CHECK_EQ(other_at, 3);
+        CHECK_EQ(child_end, 4);
+    }
+    pool0 = main_pool;
 
     /* A user pool: pushed with the right context, then its own order. */
     ABT_pool_user_def def;
