@@ -4,6 +4,8 @@
  *    alternation, a third ULT queued ahead of them runs only after both end;
  *  - the yielder goes to the tail of its pool: D yield_to E, with F queued,
  *    runs again only after E and F;
+ *  - the target waits in another private pool of the same scheduler, among
+ *    other ULTs: it leaves that pool, the yielder goes to its own;
  *  - yield_to a ULT of a pool no scheduler serves runs it on the caller's ES;
  *  - yield_to a ULT waiting in another ES's pool (that ES busy) runs it on
  *    the caller's ES;
@@ -111,6 +113,31 @@ static void run_all(void)
     CHECK_OK(ABT_thread_free(&f));
     CHECK_OK(ABT_xstream_free(&es));
     CHECK_SEQ("dEFe");
+
+    /* The target waits between G and H in the scheduler's second pool. */
+    bb_seq_reset();
+    ABT_pool two[2];
+    ABT_thread g, h;
+    two[0] = make_priv();
+    two[1] = make_priv();
+    CHECK_OK(ABT_thread_create(two[0], yield_to_target_twice, (void *)(intptr_t)'d',
+                               ABT_THREAD_ATTR_NULL, &d));
+    CHECK_OK(ABT_thread_create(two[0], bb_seq_log_char, (void *)(intptr_t)'F',
+                               ABT_THREAD_ATTR_NULL, &f));
+    CHECK_OK(ABT_thread_create(two[1], bb_seq_log_char, (void *)(intptr_t)'G',
+                               ABT_THREAD_ATTR_NULL, &g));
+    CHECK_OK(ABT_thread_create(two[1], bb_seq_log_char, (void *)(intptr_t)'E',
+                               ABT_THREAD_ATTR_NULL, &target));
+    CHECK_OK(ABT_thread_create(two[1], bb_seq_log_char, (void *)(intptr_t)'H',
+                               ABT_THREAD_ATTR_NULL, &h));
+    CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 2, two, ABT_SCHED_CONFIG_NULL, &es));
+    CHECK_OK(ABT_thread_free(&d));
+    CHECK_OK(ABT_thread_free(&target));
+    CHECK_OK(ABT_thread_free(&f));
+    CHECK_OK(ABT_thread_free(&g));
+    CHECK_OK(ABT_thread_free(&h));
+    CHECK_OK(ABT_xstream_free(&es));
+    CHECK_SEQ("dEFeGH");
 
     /* The target waits in a pool that no scheduler serves. */
     bb_seq_reset();
