@@ -3,7 +3,10 @@
  * (once per pool), then calls the callback with forced = ABT_FALSE; it can
  * be triggered again afterwards. When an ES does not reach its scheduler in
  * time (a ULT keeps it busy), the dump goes ahead after the timeout and the
- * callback gets forced = ABT_TRUE. */
+ * callback gets forced = ABT_TRUE. Errors: before ABT_init and after
+ * ABT_finalize -> ABT_ERR_UNINITIALIZED (even with a NULL fp); a NULL fp ->
+ * ABT_ERR_INV_ARG, and no request is left armed (the dumps that follow
+ * still happen). */
 #include "bb_test.h"
 #include <signal.h>
 #include <string.h>
@@ -72,7 +75,13 @@ static char *dump_once(ABT_pool pool, int goal, size_t *len)
 int main(void)
 {
     BB_TEST_BEGIN(30);
+    CHECK_ERR(ABT_info_trigger_print_all_thread_stacks(stdout, 1.0, dumped, (void *)&dumps),
+              ABT_ERR_UNINITIALIZED);
+    CHECK_ERR(ABT_info_trigger_print_all_thread_stacks(NULL, 1.0, NULL, NULL),
+              ABT_ERR_UNINITIALIZED);
     CHECK_OK(ABT_init(0, NULL));
+    CHECK_ERR(ABT_info_trigger_print_all_thread_stacks(NULL, -1, dumped, (void *)&dumps),
+              ABT_ERR_INV_ARG);
     signal(SIGUSR1, on_signal);
     ABT_xstream es;
     ABT_pool pool;
@@ -110,5 +119,8 @@ int main(void)
 
     CHECK_OK(ABT_xstream_free(&es));
     CHECK_OK(ABT_finalize());
+    CHECK_ERR(ABT_info_trigger_print_all_thread_stacks(stdout, 1.0, dumped, (void *)&dumps),
+              ABT_ERR_UNINITIALIZED);
+    CHECK_EQ(__atomic_load_n(&dumps, __ATOMIC_ACQUIRE), 3); /* no callback for the refused */
     BB_TEST_END();
 }

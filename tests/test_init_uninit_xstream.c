@@ -1,7 +1,9 @@
 /* Before ABT_init (and again after the last ABT_finalize) every ABT_xstream_*
  * routine returns ABT_ERR_UNINITIALIZED, creation routines clear their output
  * handle first, and ABT_xstream_equal still works. NULL handles are used
- * where a handle is needed: the initialization check comes first. */
+ * where a handle is needed and the initialization check comes first; never
+ * valid ones where a NULL handle is checked first (run_unit,
+ * set_main_sched). */
 #include "bb_test.h"
 
 #define POISON_XSTREAM ((ABT_xstream)(void *)0x1234)
@@ -44,6 +46,10 @@ static void check_all(void)
     ABT_bool b;
     CHECK_ERR(ABT_xstream_is_primary(ABT_XSTREAM_NULL, &b), ABT_ERR_UNINITIALIZED);
     CHECK_ERR(ABT_xstream_check_events(ABT_SCHED_NULL), ABT_ERR_UNINITIALIZED);
+    /* Non-NULL handles: these check NULL ones before the runtime. */
+    CHECK_ERR(ABT_xstream_run_unit((ABT_unit)(void *)0x1234, (ABT_pool)(void *)0x1234),
+              ABT_ERR_UNINITIALIZED);
+    CHECK_ERR(ABT_xstream_set_main_sched(POISON_XSTREAM, ABT_SCHED_NULL), ABT_ERR_UNINITIALIZED);
     CHECK_ERR(ABT_xstream_set_cpubind(ABT_XSTREAM_NULL, 0), ABT_ERR_UNINITIALIZED);
     int cpu;
     CHECK_ERR(ABT_xstream_get_cpubind(ABT_XSTREAM_NULL, &cpu), ABT_ERR_UNINITIALIZED);

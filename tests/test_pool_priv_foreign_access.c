@@ -4,7 +4,8 @@
  * ABT_ERR_INV_POOL_ACCESS, changes nothing and leaks nothing. The same calls
  * work on ES 1 itself, before ES 1 exists, while ES 1 is joined (nothing
  * pops P then; what was pushed runs once ES 1 is revived), and after ES 1
- * is freed. */
+ * is freed. A NULL output or array argument is reported before the access,
+ * as REFERENCE.md lists it. */
 #include "bb_test.h"
 #include <pthread.h>
 #include <stdatomic.h>
@@ -48,6 +49,14 @@ static void check_refused(ABT_thread spare, ABT_xstream es1)
     ABT_unit unit;
     CHECK_EQ(ABT_pool_pop(P, &unit), expected);
     CHECK_EQ(ABT_pool_pop_wait(P, &unit, 0.0), expected);
+    /* A NULL output comes first (REFERENCE.md's order); a NULL array for
+     * pop_threads, checked later, does not. */
+    CHECK_EQ(ABT_pool_pop_thread(P, NULL), ABT_ERR_INV_ARG);
+    CHECK_EQ(ABT_pool_pop(P, NULL), ABT_ERR_INV_ARG);
+    CHECK_EQ(ABT_pool_pop_wait(P, NULL, 0.0), ABT_ERR_INV_ARG);
+    CHECK_EQ(ABT_pool_pop_threads(P, many, 4, NULL), ABT_ERR_INV_ARG);
+    CHECK_EQ(ABT_pool_pop_threads(P, NULL, 4, &n), expected);
+    CHECK_EQ(ABT_pool_push_threads(P, NULL, 1), ABT_ERR_INV_ARG);
     ABT_sched sched;
     CHECK_OK(ABT_sched_create_basic(ABT_SCHED_BASIC, 0, NULL, ABT_SCHED_CONFIG_NULL, &sched));
     CHECK_EQ(ABT_pool_add_sched(P, sched), expected);

@@ -2,11 +2,15 @@
  * ready and runs at once (before the caller continues and before anything
  * else queued); the caller goes back to its pool. Errors: NULL target or a
  * tasklet target -> INV_THREAD; tasklet caller -> INV_THREAD; external
- * caller -> INV_XSTREAM. */
+ * caller -> INV_XSTREAM; a target that is not suspended (READY in its pool)
+ * -> THREAD, also for ABT_self_resume_suspend_to and ABT_self_resume_exit_to,
+ * and the caller goes on, the target untouched (it still runs in turn). */
 #include "handover_util.h"
 
 static ABT_thread sleeper, waker, other;
 static int r_ok = -1, r_null = -1, r_task_target = -1;
+static int r_ready[3] = {-1, -1, -1};
+static ABT_thread_state st_other = (ABT_thread_state)-1;
 static ABT_thread_state st_before = (ABT_thread_state)-1;
 
 static void fs(void *arg)
@@ -30,6 +34,10 @@ static void fw(void *arg)
     ABT_thread_get_state(sleeper, &st_before);
     r_null = ABT_self_resume_yield_to(ABT_THREAD_NULL);
     r_task_target = ABT_self_resume_yield_to(done_task);
+    r_ready[0] = ABT_self_resume_yield_to(other); /* READY, queued: not suspended */
+    r_ready[1] = ABT_self_resume_suspend_to(other);
+    r_ready[2] = ABT_self_resume_exit_to(other);
+    ABT_thread_get_state(other, &st_other);
     r_ok = ABT_self_resume_yield_to(sleeper);
     note('W');
 }
@@ -54,6 +62,9 @@ int main(int argc, char **argv)
     CHECK_EQ(r_null, ABT_ERR_INV_THREAD);
     CHECK_EQ(r_task_target, ABT_ERR_INV_THREAD);
     CHECK_EQ(r_ok, ABT_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(r_ready[i], ABT_ERR_THREAD);
+    CHECK_EQ(st_other, ABT_THREAD_STATE_READY);
     /* sleeper runs right after the call, before `other`, then waker. */
     CHECK_ORDER("swSoW");
 

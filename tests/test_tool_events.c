@@ -3,7 +3,8 @@
  * FREE; YIELD; SUSPEND on a mutex and RESUME), and ABT_tool_query_thread
  * answers from the event's context (pool, caller, depth, sync object).
  * Registering NULL stops the events; ABT_finalize forgets the
- * registration. Errors: before ABT_init, NULL context, unknown kind. */
+ * registration. Errors: before ABT_init, NULL context, NULL val (in the
+ * callback: INV_ARG), unknown kind. */
 #include "bb_test.h"
 #include <pthread.h>
 
@@ -50,6 +51,7 @@ static void on_event(ABT_thread unit, ABT_xstream es, uint64_t event, ABT_tool_c
         query_errors += ABT_tool_query_thread(ctx, event, ABT_TOOL_QUERY_KIND_SYNC_OBJECT_HANDLE, &events[i].sync_obj) != ABT_SUCCESS;
         int dummy;
         query_errors += ABT_tool_query_thread(ctx, event, (ABT_tool_query_kind)99, &dummy) != ABT_ERR_OTHER;
+        query_errors += ABT_tool_query_thread(ctx, event, ABT_TOOL_QUERY_KIND_POOL, NULL) != ABT_ERR_INV_ARG;
     }
     pthread_mutex_unlock(&events_lock);
 }
