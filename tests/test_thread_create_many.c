@@ -1,7 +1,8 @@
 /* ABT_thread_create_many creates num ULTs, the i-th with pool_list[i],
  * func_list[i] and arg_list[i] (NULL args when arg_list is NULL), named when
  * a handle list is given and unnamed otherwise. An attribute carrying a user
- * stack is refused with ABT_ERR_INV_THREAD_ATTR. join_many skips NULL
+ * stack is refused with ABT_ERR_INV_THREAD_ATTR. A failure stops the list:
+ * the ULTs made before it stay, none after it is made. join_many skips NULL
  * entries; free_many frees and clears every entry. */
 #include "bb_test.h"
 
@@ -110,6 +111,26 @@ int main(int argc, char **argv)
     ABT_pool bad[1] = {ABT_POOL_NULL};
     CHECK_ERR(ABT_thread_create_many(1, bad, funcs, args, ABT_THREAD_ATTR_NULL, ts),
               ABT_ERR_INV_POOL);
+
+    /* A failure in the middle: the one before stays and runs, the one after
+     * is not made (its handle is left alone). Entry 1 is a private pool of
+     * ES `es`, which refuses this ES (ABT_thread_create's INV_POOL_ACCESS). */
+    ABT_pool priv;
+    CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO, ABT_POOL_ACCESS_PRIV, ABT_TRUE, &priv));
+    ABT_xstream owner;
+    CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &priv, ABT_SCHED_CONFIG_NULL, &owner));
+    ABT_pool mixed[3] = {pool0, priv, pool0};
+    hits[0] = hits[1] = hits[2] = 0;
+    ts[2] = (ABT_thread)(void *)0x10;
+    CHECK_ERR(ABT_thread_create_many(3, mixed, funcs, args, ABT_THREAD_ATTR_NULL, ts),
+              ABT_ERR_INV_POOL_ACCESS);
+    CHECK(ts[0] != ABT_THREAD_NULL);
+    CHECK(ts[1] == ABT_THREAD_NULL);
+    CHECK(ts[2] == (ABT_thread)(void *)0x10);
+    CHECK_OK(ABT_thread_free(&ts[0]));
+    CHECK_EQ(hits[0], 1);
+    CHECK_EQ(hits[1] + hits[2], 0);
+    CHECK_OK(ABT_xstream_free(&owner));
 
     CHECK_OK(ABT_xstream_free(&es));
     CHECK_OK(ABT_finalize());
