@@ -3,7 +3,8 @@
  * (once per pool), then calls the callback with forced = ABT_FALSE; it can
  * be triggered again afterwards. When an ES does not reach its scheduler in
  * time (a ULT keeps it busy), the dump goes ahead after the timeout and the
- * callback gets forced = ABT_TRUE. Errors: before ABT_init and after
+ * callback gets forced = ABT_TRUE. A pool that two ESs share is printed
+ * once. Errors: before ABT_init and after
  * ABT_finalize -> ABT_ERR_UNINITIALIZED (even with a NULL fp); a NULL fp ->
  * ABT_ERR_INV_ARG, and no request is left armed (the dumps that follow
  * still happen). */
@@ -100,6 +101,17 @@ int main(void)
         free(text);
     }
 
+    /* ES 2 shares ES 1's pool: the dump prints that pool once. */
+    ABT_xstream es2;
+    CHECK_OK(ABT_xstream_create_basic(ABT_SCHED_BASIC, 1, &pool, ABT_SCHED_CONFIG_NULL, &es2));
+    {
+        char *text = dump_once(pool, 3, &len);
+        int ults = count(text, "ULT 0x");
+        CHECK(ults >= 3 && ults <= 4); /* 6 or more: the pool twice */
+        free(text);
+    }
+    CHECK_OK(ABT_xstream_free(&es2));
+
     /* ES 1 kept busy: the dump goes ahead without it. */
     ABT_thread hog;
     CHECK_OK(ABT_thread_create(pool, busy, NULL, ABT_THREAD_ATTR_NULL, &hog));
@@ -108,7 +120,7 @@ int main(void)
     char *text = NULL;
     out = open_memstream(&text, &len);
     raise(SIGUSR1);
-    while (__atomic_load_n(&dumps, __ATOMIC_ACQUIRE) < 3)
+    while (__atomic_load_n(&dumps, __ATOMIC_ACQUIRE) < 4)
         CHECK_OK(ABT_thread_yield());
     fclose(out);
     CHECK_EQ(__atomic_load_n(&last_forced, __ATOMIC_RELAXED), ABT_TRUE);
@@ -121,6 +133,6 @@ int main(void)
     CHECK_OK(ABT_finalize());
     CHECK_ERR(ABT_info_trigger_print_all_thread_stacks(stdout, 1.0, dumped, (void *)&dumps),
               ABT_ERR_UNINITIALIZED);
-    CHECK_EQ(__atomic_load_n(&dumps, __ATOMIC_ACQUIRE), 3); /* no callback for the refused */
+    CHECK_EQ(__atomic_load_n(&dumps, __ATOMIC_ACQUIRE), 4); /* no callback for the refused */
     BB_TEST_END();
 }
