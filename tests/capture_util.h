@@ -1,5 +1,6 @@
 /*
- * Capturing what an ABT_info_* printer writes, for the test_info_* tests.
+ * Capturing what an ABT_info_* printer writes, for the test_info_* tests,
+ * and reading its "label : value" lines.
  */
 #ifndef CAPTURE_UTIL_H
 #define CAPTURE_UTIL_H
@@ -48,5 +49,42 @@
         fclose(fp);                                                                        \
         free(buf_);                                                                        \
     } while (0)
+
+/* ---- reading it ---- */
+
+/* The values of every "label : value" line whose label is exactly `label`
+ * (leading spaces ignored), in order; returns how many (at most max). */
+static inline int fields(const char *text, const char *label, char vals[][80], int max)
+{
+    int n = 0;
+    size_t ll = strlen(label);
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t linelen = end ? (size_t)(end - line) : strlen(line);
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, label, ll) == 0) {
+            const char *q = p + ll;
+            while (*q == ' ')
+                q++;
+            if (*q == ':' && q < line + linelen) {
+                q++;
+                while (*q == ' ')
+                    q++;
+                size_t vl = (size_t)(line + linelen - q);
+                if (vl > 79)
+                    vl = 79;
+                if (n < max) {
+                    memcpy(vals[n], q, vl);
+                    vals[n][vl] = '\0';
+                }
+                n++;
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return n;
+}
 
 #endif

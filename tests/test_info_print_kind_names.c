@@ -14,30 +14,11 @@
  * the padding before the colon ignored). */
 static int count_field(const char *text, const char *label, const char *value)
 {
-    int n = 0;
-    size_t ll = strlen(label);
-    for (const char *line = text; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *p = line;
-        while (*p == ' ')
-            p++;
-        if (strncmp(p, label, ll) == 0) {
-            const char *q = p + ll;
-            while (*q == ' ')
-                q++;
-            if (*q == ':') {
-                q++;
-                while (*q == ' ')
-                    q++;
-                size_t vl = (size_t)(line + len - q);
-                if (vl == strlen(value) && strncmp(q, value, vl) == 0)
-                    n++;
-            }
-        }
-        line = end ? end + 1 : NULL;
-    }
-    return n;
+    static char vals[64][80];
+    int n = fields(text, label, vals, 64), same = 0;
+    for (int i = 0; i < n && i < 64; i++)
+        same += strcmp(vals[i], value) == 0;
+    return same;
 }
 
 #define CHECK_FIELD_COUNT(text, label, value, want)                                        \

@@ -5,39 +5,7 @@
  * creators), it is also what they return before ABT_init and after the last
  * ABT_finalize. No call writes through the NULL, and a refused creation
  * creates nothing (ABT_xstream_get_num stays 1). */
-#include "bb_test.h"
-
-static ABT_unit unit_create(ABT_pool pool, ABT_thread thread)
-{
-    (void)pool;
-    return (ABT_unit)thread;
-}
-
-static void unit_free(ABT_pool pool, ABT_unit unit)
-{
-    (void)pool;
-    (void)unit;
-}
-
-static ABT_bool is_empty(ABT_pool pool)
-{
-    (void)pool;
-    return ABT_TRUE;
-}
-
-static ABT_thread pop(ABT_pool pool, ABT_pool_context ctx)
-{
-    (void)pool;
-    (void)ctx;
-    return ABT_THREAD_NULL;
-}
-
-static void push(ABT_pool pool, ABT_unit unit, ABT_pool_context ctx)
-{
-    (void)pool;
-    (void)unit;
-    (void)ctx;
-}
+#include "pool_user_util.h"
 
 static void noop(void *arg)
 {
@@ -59,14 +27,16 @@ static void check_inv_arg_first(void)
 
     /* ABT_pool_user_def_create: no place for the definition, or one of the
      * five callbacks missing; *newdef is NULL after the latter. */
-    CHECK_ERR(ABT_pool_user_def_create(unit_create, unit_free, is_empty, pop, push, NULL),
+    CHECK_ERR(ABT_pool_user_def_create(up_create_unit, up_free_unit, up_is_empty, up_pop, up_push,
+                                       NULL),
               ABT_ERR_INV_ARG);
     ABT_pool_user_def def = (ABT_pool_user_def)(void *)0x10;
-    CHECK_ERR(ABT_pool_user_def_create(unit_create, unit_free, is_empty, NULL, push, &def),
+    CHECK_ERR(ABT_pool_user_def_create(up_create_unit, up_free_unit, up_is_empty, NULL, up_push,
+                                       &def),
               ABT_ERR_INV_ARG);
     CHECK(def == ABT_POOL_USER_DEF_NULL);
     def = (ABT_pool_user_def)(void *)0x10;
-    CHECK_ERR(ABT_pool_user_def_create(NULL, unit_free, is_empty, pop, push, &def),
+    CHECK_ERR(ABT_pool_user_def_create(NULL, up_free_unit, up_is_empty, up_pop, up_push, &def),
               ABT_ERR_INV_ARG);
     CHECK(def == ABT_POOL_USER_DEF_NULL);
 
