@@ -73,8 +73,8 @@ static void print_time(FILE *fp, const char *what)
     time_t now = time(NULL);
     struct tm tm;
     char text[64];
-    localtime_r(&now, &tm);
-    strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S", &tm);
+    if (!localtime_r(&now, &tm) || !strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S", &tm))
+        snprintf(text, sizeof(text), "(time unknown)"); /* a failed strftime leaves text undefined */
     bb_fprintf(fp, "=== %s of the stack dump of all ULTs in pools: %s ===\n", what, text);
 }
 

@@ -34,12 +34,12 @@ static int format_then_write(FILE *fp, const char *fmt, va_list ap)
         return len < 0 ? len : write_all(fp, small, len);
     }
     char *large = malloc((size_t)len + 1);
-    if (large)
-        vsnprintf(large, (size_t)len + 1, fmt, again);
+    int written = -1;
+    /* A second pass that makes a different length (an argument changed
+     * meanwhile) would leave bytes of the buffer unwritten: not printed. */
+    if (large && vsnprintf(large, (size_t)len + 1, fmt, again) == len)
+        written = write_all(fp, large, len);
     va_end(again);
-    if (!large)
-        return -1;
-    int written = write_all(fp, large, len);
     free(large);
     return written;
 }

@@ -567,7 +567,8 @@ int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t 
         return ABT_SUCCESS;
     }
     int err = map_stack(size, stack, flags);
-    *flags |= BB_UNIT_CACHED_STACK;
+    if (err == ABT_SUCCESS)
+        *flags |= BB_UNIT_CACHED_STACK;
     return err;
 }
 
