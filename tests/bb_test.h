@@ -149,6 +149,16 @@ static inline void bb_test_begin(unsigned seconds)
 #ifndef BB_TEST_UNDER_ASAN
 #define BB_TEST_UNDER_ASAN 0
 #endif
+/* MemorySanitizer (clang): its allocator is not glibc's, so mallinfo2 counts
+ * nothing of it. */
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define BB_TEST_UNDER_MSAN 1
+#endif
+#endif
+#ifndef BB_TEST_UNDER_MSAN
+#define BB_TEST_UNDER_MSAN 0
+#endif
 static inline int bb_test_is_slow_run(void)
 {
     return BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND;

@@ -33,13 +33,14 @@
  *     allocated it kept (a leak, unless the runtime keeps them on purpose,
  *     e.g. a grown table).
  *
- * Not under ThreadSanitizer: TSan brings its own allocator and interceptors
- * and initializes from the dynamic loader, before main and before any
- * constructor; an interposed (and instrumented) malloc called from there
- * crashes. A TSan-instrumented test executable therefore does not define the
- * interposers at all (compile-time check), and fi_begin() also looks for the
- * TSan runtime at run time (a weak reference to __tsan_init: the runtime is
- * loaded although this file was not instrumented); either way the test prints
+ * Not under ThreadSanitizer or MemorySanitizer: each brings its own
+ * allocator and interceptors and initializes from the dynamic loader, before
+ * main and before any constructor; an interposed (and instrumented) malloc
+ * called from there crashes. An executable instrumented by either therefore
+ * does not define the interposers at all (compile-time check), and
+ * fi_begin() also looks for the TSan runtime at run time (a weak reference
+ * to __tsan_init: the runtime is loaded although this file was not
+ * instrumented); either way the test prints
  * SKIP and exits with FI_SKIP_CODE, which tests/CMakeLists.txt declares as the
  * SKIP_RETURN_CODE of the fault tests.
  */
@@ -61,16 +62,16 @@
 #define FI_SKIP_CODE 77
 
 #if defined(__SANITIZE_THREAD__)
-#define FI_UNDER_TSAN 1
+#define FI_NO_INTERPOSERS 1
 #elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define FI_UNDER_TSAN 1
+#if __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define FI_NO_INTERPOSERS 1
 #endif
 #endif
-#ifndef FI_UNDER_TSAN
-#define FI_UNDER_TSAN 0
+#ifndef FI_NO_INTERPOSERS
+#define FI_NO_INTERPOSERS 0
 #endif
-#if FI_UNDER_TSAN
+#if FI_NO_INTERPOSERS
 /* The helpers below serve only the interposers, which are left out. */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
@@ -144,7 +145,7 @@ static void fi_resolve(void)
     __atomic_store_n(&fi_resolved, 1, __ATOMIC_RELEASE);
 }
 
-#if !FI_UNDER_TSAN
+#if !FI_NO_INTERPOSERS
 __attribute__((constructor(101))) static void fi_ctor(void)
 {
     fi_resolve();
@@ -305,7 +306,7 @@ static int fi_hit(void)
 
 /* ---- the interposed functions ---------------------------------------------- */
 
-#if !FI_UNDER_TSAN
+#if !FI_NO_INTERPOSERS
 
 void *malloc(size_t size)
 {
@@ -469,7 +470,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(vo
         return EAGAIN;
     return fi_real_pthread_create(thread, attr, fn, arg);
 }
-#endif /* !FI_UNDER_TSAN */
+#endif /* !FI_NO_INTERPOSERS */
 
 /* ---- the sweep driver ------------------------------------------------------- */
 /*
@@ -638,7 +639,7 @@ static inline ABT_pool fi_main_pool(void)
 /* Call first in main: exits with FI_SKIP_CODE under ThreadSanitizer. */
 static inline void fi_begin(void)
 {
-    if (FI_UNDER_TSAN || __tsan_init) {
+    if (FI_NO_INTERPOSERS || __tsan_init) {
         printf("SKIP: allocation-failure injection does not work under ThreadSanitizer\n");
         exit(FI_SKIP_CODE);
     }

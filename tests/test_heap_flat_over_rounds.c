@@ -158,7 +158,7 @@ static void one_round(ABT_thread_attr with_callback, ABT_thread_attr big_stack)
 int main(void)
 {
     BB_TEST_BEGIN(60);
-    if (BB_TEST_UNDER_ASAN || BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND) {
+    if (BB_TEST_UNDER_ASAN || BB_TEST_UNDER_TSAN || BB_TEST_UNDER_MSAN || RUNNING_ON_VALGRIND) {
         /* They turn the shortcuts off, check the general paths' leaks
          * themselves, and map memory of their own as the program runs. */
         printf("SKIP: under a sanitizer or valgrind\n");

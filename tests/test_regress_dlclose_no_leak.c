@@ -78,7 +78,7 @@ static void one_round(void)
 int main(void)
 {
     BB_TEST_BEGIN(60);
-    if (RUNNING_ON_VALGRIND || BB_TEST_UNDER_TSAN) {
+    if (RUNNING_ON_VALGRIND || BB_TEST_UNDER_TSAN || BB_TEST_UNDER_MSAN) {
         printf("SKIP: counts the heap with mallinfo2\n");
         return 77;
     }

@@ -61,7 +61,7 @@ static void one_round(ABT_pool p1)
 int main(void)
 {
     BB_TEST_BEGIN(60);
-    if (BB_TEST_UNDER_ASAN || BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND) {
+    if (BB_TEST_UNDER_ASAN || BB_TEST_UNDER_TSAN || BB_TEST_UNDER_MSAN || RUNNING_ON_VALGRIND) {
         printf("SKIP: under a sanitizer or valgrind (own mappings, shortcuts off)\n");
         return 77;
     }

@@ -1,16 +1,18 @@
 /*
  * Cooperation with tools that watch memory and threads: AddressSanitizer,
- * ThreadSanitizer and valgrind. All three are found at run time (weak
- * symbols for the sanitizers, valgrind's client request for valgrind), at
- * ABT_init: the one normal build works under each, and without them every
- * hook costs a test and a branch. The hooks themselves are in
- * src/unit/fibers.c.
+ * ThreadSanitizer and valgrind (and MemorySanitizer, for the one place that
+ * reads memory nobody may have written: bb_sanitizer_mark_defined). All are
+ * found at run time (weak symbols for the sanitizers, valgrind's client
+ * request for valgrind), the switch hooks at ABT_init: the one normal build
+ * works under each, and without them every hook costs a test and a branch.
+ * The switch hooks themselves are in src/unit/fibers.c.
  */
 #ifndef BB_SANITIZER_H
 #define BB_SANITIZER_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <valgrind/memcheck.h>
 
 void __asan_unpoison_memory_region(void const volatile *addr, size_t size) __attribute__((weak));
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size)
@@ -21,6 +23,7 @@ void *__tsan_get_current_fiber(void) __attribute__((weak));
 void *__tsan_create_fiber(unsigned flags) __attribute__((weak));
 void __tsan_destroy_fiber(void *fiber) __attribute__((weak));
 void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((weak));
+void __msan_unpoison(const volatile void *addr, size_t size) __attribute__((weak));
 
 /* Which tools are in the process; `any` is the one test on each switch. */
 struct bb_fiber_tools {
@@ -41,6 +44,16 @@ static inline void bb_sanitizer_fresh_stack(void *stack, size_t size)
 {
     if (__asan_unpoison_memory_region)
         __asan_unpoison_memory_region(stack, size);
+}
+
+/* `p` holds a copy of memory the program may never have written (a stack
+ * dump's), to be shown as it is: valgrind's memcheck and MemorySanitizer must
+ * not call its use a use of uninitialized memory. */
+static inline void bb_sanitizer_mark_defined(void *p, size_t size)
+{
+    VALGRIND_MAKE_MEM_DEFINED(p, size);
+    if (__msan_unpoison)
+        __msan_unpoison(p, size);
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include "bb_pool.h"
 #include "bb_print.h"
 #include "bb_runtime.h"
+#include "bb_sanitizer.h"
 
 enum { LINE_BYTES = 32 };
 
@@ -46,8 +47,8 @@ dump(FILE *fp, const char *from, const char *end, int indent)
             w[i] = ((const volatile uint64_t *)(const void *)line)[i];
         VALGRIND_ENABLE_ERROR_REPORTING;
         /* Stack words may never have been written: this copy is shown as
-         * it is, which valgrind's memcheck must not call a use. */
-        VALGRIND_MAKE_MEM_DEFINED(w, sizeof(w));
+         * it is. */
+        bb_sanitizer_mark_defined(w, sizeof(w));
         bool zero = !(w[0] | w[1] | w[2] | w[3]);
         if (zero && in_zero_run)
             continue;
