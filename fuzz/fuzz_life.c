@@ -418,7 +418,8 @@ static void ult_step(ctx_t *c)
             int guarded = how == 2 && guard_enter(c);
             if (how == 2 && !guarded)
                 how = 0;
-            make_unit(&c->rng, named, is_task, how, random_pool(&c->rng), rnd(&c->rng, NES + 1));
+            int es_choice = rnd(&c->rng, NES + 1);
+            make_unit(&c->rng, named, is_task, how, random_pool(&c->rng), es_choice);
             if (guarded)
                 guard_leave(c);
         }
@@ -501,7 +502,8 @@ static void ult_step(ctx_t *c)
             unpin(r);
         }
     } else if (op < 84) { /* exit at some depth */
-        do_exit(c, rnd(&c->rng, 6), rnd(&c->rng, 2));
+        int how = rnd(&c->rng, 2);
+        do_exit(c, rnd(&c->rng, 6), how);
     } else if (op < 86) { /* ABT_xstream_exit */
         if (fin)
             return;
@@ -542,8 +544,10 @@ static void task_step(ctx_t *c)
             unpin(r);
         }
     } else if (op < 5 && !atomic_load(&final_phase) && atomic_load(&total_units) < MAX_UNITS) {
-        make_unit(&c->rng, rnd(&c->rng, 2), rnd(&c->rng, 2), rnd(&c->rng, 2), random_pool(&c->rng),
-                  rnd(&c->rng, NES + 1));
+        int es_choice = rnd(&c->rng, NES + 1);
+        ABT_pool pool = random_pool(&c->rng);
+        int how = rnd(&c->rng, 2), is_task = rnd(&c->rng, 2);
+        make_unit(&c->rng, rnd(&c->rng, 2), is_task, how, pool, es_choice);
     } else if (op < 6 && !atomic_load(&final_phase)) {
         es_t *e = &ess[rnd(&c->rng, NES)];
         if (es_pin(e)) {
@@ -785,7 +789,10 @@ static void driver_op(uint64_t *s)
     if (op < 30) {
         if (atomic_load(&total_units) < MAX_UNITS) {
             int is_task = rnd(s, 4) == 0;
-            make_unit(s, rnd(s, 4) != 0, is_task, rnd(s, 3), random_pool(s), rnd(s, NES + 1));
+            int es_choice = rnd(s, NES + 1);
+            ABT_pool pool = random_pool(s);
+            int how = rnd(s, 3);
+            make_unit(s, rnd(s, 4) != 0, is_task, how, pool, es_choice);
         }
     } else if (op < 42) { /* join */
         rec_t *r = random_live(s);

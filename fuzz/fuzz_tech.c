@@ -208,7 +208,8 @@ static __attribute__((noinline)) void deviate(rec *r)
             OK(ABT_thread_yield());
         break;
     case K_CREATE_TO: {
-        child_rec c = {.id = r->id ^ 0xabc, .depth = 1 + rnd(&s, max_depth < 20 ? max_depth + 1 : 20), .dev = rnd(&s, 2)};
+        int depth = 1 + rnd(&s, max_depth < 20 ? max_depth + 1 : 20);
+        child_rec c = {.id = r->id ^ 0xabc, .depth = depth, .dev = rnd(&s, 2)};
         ABT_pool p;
         OK(ABT_self_get_last_pool(&p));
         ABT_thread t = ABT_THREAD_NULL;
@@ -651,8 +652,10 @@ static void run_phase(int i, uint64_t *s, int type)
             }
             atomic_fetch_add(&n_units, n);
         } else {
-            fj_arg a = {.n = (slow ? 10 : 13) + rnd(s, 4), .dev_pct = rnd(s, 4) ? 0 : rnd(s, 100),
-                        .use_to = rnd(s, 2), .seed = mix(s)};
+            int n = (slow ? 10 : 13) + rnd(s, 4);
+            int dev_pct = rnd(s, 4) ? 0 : rnd(s, 100);
+            int use_to = rnd(s, 2);
+            fj_arg a = {.n = n, .dev_pct = dev_pct, .use_to = use_to, .seed = mix(s)};
             ABT_thread t;
             OK(ABT_thread_create(pools[i], fj_node, &a, ABT_THREAD_ATTR_NULL, &t));
             OK(ABT_thread_free(&t));
