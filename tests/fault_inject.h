@@ -40,9 +40,9 @@
  * does not define the interposers at all (compile-time check), and
  * fi_begin() also looks for the TSan runtime at run time (a weak reference
  * to __tsan_init: the runtime is loaded although this file was not
- * instrumented); either way the test prints
- * SKIP and exits with FI_SKIP_CODE, which tests/CMakeLists.txt declares as the
- * SKIP_RETURN_CODE of the fault tests.
+ * instrumented); either way the test prints SKIP and exits with
+ * FI_SKIP_CODE, which tests/CMakeLists.txt declares as the SKIP_RETURN_CODE
+ * of the fault tests.
  */
 #ifndef FAULT_INJECT_H
 #define FAULT_INJECT_H
@@ -636,11 +636,13 @@ static inline ABT_pool fi_main_pool(void)
     return pool;
 }
 
-/* Call first in main: exits with FI_SKIP_CODE under ThreadSanitizer. */
+/* Call first in main: exits with FI_SKIP_CODE under ThreadSanitizer or
+ * MemorySanitizer. */
 static inline void fi_begin(void)
 {
     if (FI_NO_INTERPOSERS || __tsan_init) {
-        printf("SKIP: allocation-failure injection does not work under ThreadSanitizer\n");
+        printf("SKIP: allocation-failure injection does not work under ThreadSanitizer or "
+               "MemorySanitizer\n");
         exit(FI_SKIP_CODE);
     }
     fi_resolve();
