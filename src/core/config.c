@@ -18,6 +18,7 @@
 
 #include "bb_config.h"
 #include "bb_cpu_sets.h"
+#include "bb_mem.h"
 #include "bb_print.h"
 #include "bb_runtime.h"
 #include "bb_technique.h"
@@ -349,8 +350,10 @@ void bb_config_print(const bb_config_t *c, FILE *out)
         [BB_STACK_GUARD_BEST] = "descriptors, and stacks past the guard-page budget",
         [BB_STACK_GUARD_STRICT] = "descriptors"};
     bb_fprintf(out, "  ABT_MEM_LP_ALLOC        : %s", large[c->large_pages]);
-    if (c->large_pages != BB_LP_NONE)
-        bb_fprintf(out, ", for %s", region_use[c->stack_guard]);
+    if (c->large_pages != BB_LP_NONE) /* what the choice at run time gave so far */
+        bb_fprintf(out, ", for %s; regions mapped: %u hugetlb, %u thp, %u regular",
+                   region_use[c->stack_guard], bb_large_regions(BB_PAGES_HUGETLB),
+                   bb_large_regions(BB_PAGES_THP), bb_large_regions(BB_PAGES_REGULAR));
     bb_fprintf(out, "\n");
     bb_fprintf(out, "  waiting without an ES   : sleeps in the kernel (passive)\n");
     bb_fprintf(out, "  idle scheduler          : polls %d us, then yields or sleeps "

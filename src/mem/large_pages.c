@@ -15,7 +15,8 @@
  * stack slabs on huge pages cost a ULT its full 16 KiB of RSS instead of the
  * pages it touches (README, "Performance"). The choice among huge pages is
  * made at run time: a system with none reserved makes the first MAP_HUGETLB
- * fail, and later regions skip it.
+ * fail, and later regions skip it; so does one whose reserve runs out.
+ * ABT_info_print_config counts the regions of each kind.
  */
 #include <stdint.h>
 #include <sys/mman.h>
@@ -46,12 +47,17 @@ static void *map_aligned(size_t len, bool transparent)
     return start;
 }
 
+/* Reserved pages of 2 MiB (log2 = 21) whatever the system's default huge
+ * page size: a region on a 1 GiB page would waste the rest of it, and its
+ * unmap, 2 MiB long, would fail. A system without 2 MiB pages refuses. */
+#define MAP_HUGE_2MIB (21 << MAP_HUGE_SHIFT)
+
 static void *map_hugetlb(size_t len)
 {
     if (bb_load_relaxed(&hugetlb_failed))
         return NULL;
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MIB, -1, 0);
     if (p != MAP_FAILED)
         return p;
     bb_store_relaxed(&hugetlb_failed, 1u);
