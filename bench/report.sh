@@ -365,6 +365,11 @@ fig2_workload "\`yield 16\` (16 ULTs yield in turn)" yield \
 fig2_workload "\`yield_to\` (2 ULTs ping-pong)" switch \
     "$((SWITCHES / 2))" "2000" "4000" yield_to
 
+# Free reserved huge pages of 2 MiB (vm.nr_hugepages), 0 if the system has none.
+huge_pages_free() {
+    cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages 2>/dev/null || echo 0
+}
+
 # Large pages act where the caches do not: past the per-ES stack caches,
 # stacks go back to the system and come again at every round, unless they
 # live in large-page slabs (stacks without a guard page). Wall time only:
@@ -374,12 +379,14 @@ md "Memory regions and large pages (\`ABT_MEM_LP_ALLOC\`, \`ABT_STACK_OVERFLOW_C
 md "\`phases ult 65536 4\` (create 65,536 ULTs, join, free; per ULT), where"
 md "most stacks have no guard page. \`malloc\`: one mapping per stack, as"
 md "before slabs; \`mmap_rp\` (default): 2 MiB slabs of regular pages;"
-md "\`thp\`: slabs on transparent huge pages. Wall time only: instruction"
+md "\`thp\`: slabs on transparent huge pages; \`mmap_hp_rp\`: on the huge pages"
+md "the system reserved ($(huge_pages_free) of 2 MiB free here when this table was"
+md "made; once they run out, regular pages). Wall time only: instruction"
 md "counts see neither system calls, page faults nor TLB misses."
 md
 md "| pages | stack guard pages | ns per ULT |"
 md "|---|---|---|"
-for lp in malloc mmap_rp thp; do
+for lp in malloc mmap_rp thp mmap_hp_rp; do
     for guard in mprotect none; do
         BENCH_ENV="ABT_MEM_LP_ALLOC=$lp ABT_STACK_OVERFLOW_CHECK=$guard"
         if ! outs=$(run_repeat "$RUNS" phases ult 65536 4); then
