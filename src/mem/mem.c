@@ -215,9 +215,16 @@ static int map_unguarded_stack(size_t size, void **stack, uint32_t *flags)
 {
     if (fits_slab(size))
         return carve_slab_stack(size, stack, flags);
-    char *map = map_pages(round_to_page(size));
+    size_t len = round_to_page(size);
+    char *map = map_pages(len);
     if (!map)
         return ABT_ERR_MEM;
+    /* With no guard page between them the kernel merges neighbouring
+     * stacks into one mapping, which THP set to "always" would back with
+     * huge pages: RSS for all of them where each touches a few pages.
+     * (Linux 6.7 and later do this for MAP_STACK themselves; Debian 12's
+     * 6.1 does not.) */
+    (void)madvise(map, len, MADV_NOHUGEPAGE);
     *stack = map;
     *flags = 0;
     return ABT_SUCCESS;
