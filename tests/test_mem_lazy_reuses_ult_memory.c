@@ -4,10 +4,15 @@
  * creation) and frees, then a wave as large that a ULT creates (each is
  * lent a stack at its first run), all alive at once: the second wave maps
  * (almost) no new stacks. Before, it mapped a stack for each ULT, and the
- * first wave's memory stayed unused until ABT_finalize. */
+ * first wave's memory stayed unused until ABT_finalize. Later, it still
+ * mapped up to 512: the primary ES, lending one stack to its scheduler,
+ * refilled its cache with half a cache's bound of the first wave's stacks,
+ * which the ES that runs the second wave then lacked (refills now start
+ * with a few items and grow, mem.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bb_test.h"
 
 static ABT_pool pool;
@@ -15,17 +20,25 @@ static ABT_thread *units;
 static int n;
 static volatile int suspended;
 
-static long num_maps(void)
+/* Mappings the size of a default stack (16 KiB, guarded: the guard page is
+ * a mapping of its own), readable and writable: the stacks, and not the
+ * mappings of a sanitizer's shadow memory, which vary from run to run. */
+static long num_stack_maps(void)
 {
-    long lines = 0;
-    int c;
+    long stacks = 0;
+    char line[512];
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)
         return -1;
-    while ((c = getc(f)) != EOF)
-        lines += c == '\n';
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long lo, hi;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && hi - lo == 16384 &&
+            strncmp(perms, "rw", 2) == 0)
+            stacks++;
+    }
     fclose(f);
-    return lines;
+    return stacks;
 }
 
 static void sleeper(void *arg)
@@ -48,7 +61,7 @@ static long wave(int from_ult)
         else
             sched_yield();
     }
-    long maps = num_maps();
+    long maps = num_stack_maps();
     for (int i = 0; i < n; i++) {
         ABT_thread_state state;
         do
@@ -87,10 +100,11 @@ int main(void)
     CHECK_EQ(pthread_create(&thread, NULL, external_wave, NULL), 0);
     CHECK_EQ(pthread_join(thread, NULL), 0);
     long ult_peak = wave(1);
-    printf("mappings with %d ULTs alive: %ld (external creator), %ld (a ULT)\n", n, external_peak,
+    printf("stack mappings with %d ULTs alive: %ld (external creator), %ld (a ULT)\n", n, external_peak,
            ult_peak);
-    /* n new stacks would be n to 2n mappings more (2n with a guard page each) */
-    CHECK(ult_peak < external_peak + n / 2);
+    /* The primary ES's first refill (BB_REFILL_FIRST, 8) may hold a few of
+     * the first wave's stacks. */
+    CHECK(ult_peak <= external_peak + 16);
 
     CHECK_OK(ABT_xstream_free(&es));
     CHECK_OK(ABT_finalize());

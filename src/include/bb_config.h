@@ -55,6 +55,12 @@
 #define BB_OTHER_STACK_SIZES 4
 #define BB_OTHER_STACKS_BYTES ((size_t)64 << 20)
 
+/* The first refill of an ES's cache from the depot takes this many items;
+ * each next one of the same list twice as many, up to half the cache's
+ * bound (src/mem/mem.c, refill). An ES that needs one stack then does not
+ * take hundreds that another ES would have used. */
+#define BB_REFILL_FIRST 8
+
 /* How many free ULTs (descriptor and stack) an ES keeps when it goes to
  * sleep; the rest of its cache goes to the shared depot for busy ESs. */
 #define BB_IDLE_CACHE_KEEP 16

@@ -8,7 +8,8 @@
  * external thread) simply goes to that ES's cache: memory is not tied to the
  * ES that made it. Caches are bounded: past the limit, half of a cache moves
  * in one batch to a global depot (one lock per batch), from which an ES with
- * an empty cache refills. The depot keeps what it gets until ABT_finalize:
+ * an empty cache refills, in batches that grow from a few items to half
+ * the bound as it keeps coming back. The depot keeps what it gets until ABT_finalize:
  * memory that was all in use at once before, so bounded by the peak (an ES
  * that ends gives its own cache back to the system). External threads use
  * the depot directly.
@@ -56,6 +57,11 @@ typedef struct {
     uint32_t max;
 } bb_mem_other_stacks;
 
+/* How many items the next refill of one list of a cache takes (refill). */
+typedef struct {
+    uint32_t ults, descs, stacks;
+} bb_mem_refill_batches;
+
 typedef struct {
     bb_free_item *ults;        /* descriptors that still own a default-size stack */
     uint32_t num_ults;
@@ -67,6 +73,7 @@ typedef struct {
     size_t stack_size;         /* the default size, ABT_THREAD_STACKSIZE */
     uint32_t num_stacks;
     bb_mem_other_stacks other[BB_OTHER_STACK_SIZES];
+    bb_mem_refill_batches batch;
 } bb_mem_cache;
 
 /* Cache-line aligned memory for objects that different ESs write. */

@@ -295,12 +295,22 @@ static void push_to_depot(free_list *to, bb_free_item *item)
     pthread_mutex_unlock(&depot.lock);
 }
 
-static void refill(bb_free_item **head, uint32_t *count, free_list *from, uint32_t limit)
+/* A batch from the depot into an empty cache list. The batch grows with
+ * each refill (`*batch`, from BB_REFILL_FIRST up to half the bound): an ES
+ * that keeps coming back takes one lock per many items, and one that needs
+ * a few (a scheduler's stack, say) does not take what others will need. */
+static void refill(bb_free_item **head, uint32_t *count, free_list *from, uint32_t limit,
+                   uint32_t *batch)
 {
     if (!bb_load_relaxed(&from->count))
         return; /* racy peek: a miss only costs a fresh allocation */
+    uint32_t most = limit / 2 ? limit / 2 : 1;
+    uint32_t n = *batch < BB_REFILL_FIRST ? BB_REFILL_FIRST : *batch;
+    if (n > most)
+        n = most;
+    *batch = n <= most / 2 ? 2 * n : most;
     pthread_mutex_lock(&depot.lock);
-    list_move(&from->head, &from->count, head, count, limit / 2);
+    list_move(&from->head, &from->count, head, count, n);
     pthread_mutex_unlock(&depot.lock);
 }
 
@@ -442,7 +452,8 @@ bb_unit *bb_mem_desc_alloc_slow(bb_mem_cache *cache)
 {
     bb_free_item *item;
     if (cache) {
-        refill(&cache->descs, &cache->num_descs, &depot.descs, bb_rt.config.mem_max_descs);
+        refill(&cache->descs, &cache->num_descs, &depot.descs, bb_rt.config.mem_max_descs,
+               &cache->batch.descs);
         item = list_pop(&cache->descs, &cache->num_descs);
     } else {
         pthread_mutex_lock(&depot.lock);
@@ -556,7 +567,7 @@ int bb_mem_stack_alloc(bb_mem_cache *cache, size_t size, void **stack, uint32_t 
         cached = bb_mem_stack_cache_pop(cache, flags);
         if (!cached) {
             refill(&cache->stacks, &cache->num_stacks, &depot.stacks,
-                   bb_rt.config.mem_max_stacks);
+                   bb_rt.config.mem_max_stacks, &cache->batch.stacks);
             cached = bb_mem_stack_cache_pop(cache, flags);
         }
     } else {
@@ -619,7 +630,7 @@ bb_unit *bb_mem_ult_alloc_slow(bb_mem_cache *cache)
     bb_free_item *item = NULL;
     uint32_t limit = bb_rt.config.mem_max_stacks;
     if (cache) {
-        refill(&cache->ults, &cache->num_ults, &depot.ults, limit);
+        refill(&cache->ults, &cache->num_ults, &depot.ults, limit, &cache->batch.ults);
         item = list_pop(&cache->ults, &cache->num_ults);
     } else {
         pthread_mutex_lock(&depot.lock);
