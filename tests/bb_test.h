@@ -104,11 +104,11 @@ static void bb_test_watchdog(int sig)
 
 static inline int bb_test_is_slow_run(void);
 
-/* Under ThreadSanitizer or valgrind (bb_test_is_slow_run) a test may take
- * several times longer, more so with other tests on the same CPUs: the
- * watchdog waits three times as long there, but fires before ctest's own
- * TIMEOUT (120 s, tests/CMakeLists.txt), so that a hang still leaves its
- * thread dump. */
+/* Under ThreadSanitizer or valgrind, or on one CPU (bb_test_is_slow_run),
+ * a test may take several times longer, more so with other tests on the
+ * same CPUs: the watchdog waits three times as long there, but fires
+ * before ctest's own TIMEOUT (120 s, tests/CMakeLists.txt), so that a hang
+ * still leaves its thread dump. */
 static inline void bb_test_begin(unsigned seconds)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -159,9 +159,42 @@ static inline void bb_test_begin(unsigned seconds)
 #ifndef BB_TEST_UNDER_MSAN
 #define BB_TEST_UNDER_MSAN 0
 #endif
+/* Whether this process may run on one CPU only (taskset, a cgroup's
+ * cpuset, a VM of one core). Then every ES, and any thread of the test,
+ * takes turns on it at the kernel's ticks, and a test whose threads poll
+ * for one another moves a few steps per tick. Read from /proc, not asked
+ * of sched_getaffinity: its wrapper needs _GNU_SOURCE, which a test may
+ * not define before its first include, and a test may interpose syscall. */
+static inline int bb_test_has_one_cpu(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        char line[4096];
+        int cpus = 2; /* unknown: as if several */
+        FILE *f = fopen("/proc/self/status", "r");
+        while (f && fgets(line, sizeof(line), f)) {
+            if (strncmp(line, "Cpus_allowed:", 13) != 0)
+                continue;
+            cpus = 0; /* a hexadecimal mask, in words between commas */
+            for (const char *c = line + 13; *c; c++)
+                if (*c >= '0' && *c <= '9')
+                    cpus += __builtin_popcount((unsigned)(*c - '0'));
+                else if (*c >= 'a' && *c <= 'f')
+                    cpus += __builtin_popcount((unsigned)(*c - 'a' + 10));
+            break;
+        }
+        if (f)
+            fclose(f);
+        known = cpus < 2;
+    }
+    return known;
+}
+
+/* A run where the test's threads do not run side by side at full speed:
+ * under ThreadSanitizer or valgrind, or on one CPU. */
 static inline int bb_test_is_slow_run(void)
 {
-    return BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND;
+    return BB_TEST_UNDER_TSAN || RUNNING_ON_VALGRIND || bb_test_has_one_cpu();
 }
 #define BB_TEST_SIZE(normal, small) (bb_test_is_slow_run() ? (small) : (normal))
 
