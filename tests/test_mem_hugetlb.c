@@ -18,29 +18,11 @@
 #include <string.h>
 
 #include "bb_test.h"
+#include "stack_pattern_util.h"
 
 #define FREE_PAGES "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
 #define STACKS_PER_SLAB 128 /* 2 MiB of 16 KiB stacks */
 #define MAX_PAGES_TO_EXHAUST 64 /* more reserved: map some, do not run out */
-#define PATTERN_BYTES (4 * 1024)
-
-static atomic_int num_ok, num_bad;
-
-static void fill_yield_check(void *arg)
-{
-    unsigned char buf[PATTERN_BYTES];
-    unsigned char tag = (unsigned char)(uintptr_t)arg;
-    memset(buf, tag, sizeof(buf));
-    __asm__ volatile("" : : "r"(buf) : "memory"); /* keep the buffer on the stack */
-    ABT_thread_yield();
-    for (size_t i = 0; i < sizeof(buf); i++) {
-        if (buf[i] != tag) {
-            atomic_fetch_add(&num_bad, 1);
-            return;
-        }
-    }
-    atomic_fetch_add(&num_ok, 1);
-}
 
 /* Free 2 MiB huge pages of the system; 0 if it has no such pool. */
 static long free_huge_pages(void)
@@ -95,14 +77,14 @@ static void run_live_ults(int n)
     ABT_pool pool = bb_test_main_pool();
     ABT_thread *units = calloc((size_t)n, sizeof(*units));
     CHECK(units != NULL);
-    atomic_store(&num_ok, 0);
-    atomic_store(&num_bad, 0);
+    atomic_store(&stack_pattern_ok, 0);
+    atomic_store(&stack_pattern_bad, 0);
     for (int i = 0; i < n; i++)
-        CHECK_OK(ABT_thread_create(pool, fill_yield_check, (void *)(uintptr_t)(i % 251 + 1),
+        CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check, (void *)(uintptr_t)(i % 251 + 1),
                                    ABT_THREAD_ATTR_NULL, &units[i]));
     CHECK_OK(ABT_thread_free_many(n, units));
-    CHECK_EQ(atomic_load(&num_bad), 0);
-    CHECK_EQ(atomic_load(&num_ok), n);
+    CHECK_EQ(atomic_load(&stack_pattern_bad), 0);
+    CHECK_EQ(atomic_load(&stack_pattern_ok), n);
     free(units);
 }
 

@@ -14,31 +14,12 @@
 #include <string.h>
 
 #include "bb_test.h"
-
-#define PATTERN_BYTES (10 * 1024) /* most of a 16 KiB stack */
-
-static atomic_int num_ok, num_bad;
-
-static void fill_yield_check(void *arg)
-{
-    unsigned char buf[PATTERN_BYTES];
-    unsigned char tag = (unsigned char)(uintptr_t)arg;
-    memset(buf, tag, sizeof(buf));
-    __asm__ volatile("" : : "r"(buf) : "memory"); /* keep the buffer on the stack */
-    ABT_thread_yield();
-    for (size_t i = 0; i < sizeof(buf); i++) {
-        if (buf[i] != tag) {
-            atomic_fetch_add(&num_bad, 1);
-            return;
-        }
-    }
-    atomic_fetch_add(&num_ok, 1);
-}
+#include "stack_pattern_util.h"
 
 static void count_tasklet(void *arg)
 {
     (void)arg;
-    atomic_fetch_add(&num_ok, 1);
+    atomic_fetch_add(&stack_pattern_ok, 1);
 }
 
 static int config_mentions(const char *word)
@@ -71,21 +52,21 @@ static void one_round(const char *lp, const char *guard, const char *expect, int
     CHECK_OK(ABT_xstream_get_main_pools(es, 1, &pool));
     ABT_thread *units = calloc((size_t)n, sizeof(*units));
     for (int pass = 0; pass < 2; pass++) {
-        atomic_store(&num_ok, 0);
-        atomic_store(&num_bad, 0);
+        atomic_store(&stack_pattern_ok, 0);
+        atomic_store(&stack_pattern_bad, 0);
         for (int i = 0; i < n; i++)
-            CHECK_OK(ABT_thread_create(pool, fill_yield_check, (void *)(uintptr_t)(i % 251 + 1),
+            CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check, (void *)(uintptr_t)(i % 251 + 1),
                                        ABT_THREAD_ATTR_NULL, &units[i]));
-        CHECK_OK(ABT_thread_create(pool, fill_yield_check, (void *)(uintptr_t)7,
+        CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check, (void *)(uintptr_t)7,
                                    ABT_THREAD_ATTR_NULL, NULL)); /* unnamed */
         ABT_task task;
         CHECK_OK(ABT_task_create(pool, count_tasklet, NULL, &task));
         CHECK_OK(ABT_thread_free_many(n, units)); /* from the primary ES */
         CHECK_OK(ABT_task_free(&task));
-        while (atomic_load(&num_ok) + atomic_load(&num_bad) < n + 2)
+        while (atomic_load(&stack_pattern_ok) + atomic_load(&stack_pattern_bad) < n + 2)
             ABT_thread_yield();
-        CHECK_EQ(atomic_load(&num_bad), 0);
-        CHECK_EQ(atomic_load(&num_ok), n + 2);
+        CHECK_EQ(atomic_load(&stack_pattern_bad), 0);
+        CHECK_EQ(atomic_load(&stack_pattern_ok), n + 2);
     }
     free(units);
     CHECK_OK(ABT_xstream_free(&es));
