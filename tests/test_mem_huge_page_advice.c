@@ -54,8 +54,10 @@ static int has_flag(const char *flags, const char *flag)
     return strstr(list, padded) != NULL;
 }
 
-/* Where a ULT's stack lies, for a ULT with a stack of `stacksize` bytes
- * (0: the default), made with ABT_MEM_LP_ALLOC=`mode` and no guard pages. */
+/* The advice on the mapping that holds a ULT's stack, for a ULT with a
+ * stack of `stacksize` bytes (0: the default) made with
+ * ABT_MEM_LP_ALLOC=`mode` and no guard pages: it says `want` and not
+ * `not_want`. */
 static void check_stack_advice(const char *mode, size_t stacksize, const char *want,
                                const char *not_want)
 {

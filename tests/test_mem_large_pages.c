@@ -55,8 +55,9 @@ static void one_round(const char *lp, const char *guard, const char *expect, int
         atomic_store(&stack_pattern_ok, 0);
         atomic_store(&stack_pattern_bad, 0);
         for (int i = 0; i < n; i++)
-            CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check, (void *)(uintptr_t)(i % 251 + 1),
-                                       ABT_THREAD_ATTR_NULL, &units[i]));
+            CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check,
+                                       (void *)(uintptr_t)(i % 251 + 1), ABT_THREAD_ATTR_NULL,
+                                       &units[i]));
         CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check, (void *)(uintptr_t)7,
                                    ABT_THREAD_ATTR_NULL, NULL)); /* unnamed */
         ABT_task task;

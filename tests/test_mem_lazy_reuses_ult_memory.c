@@ -100,8 +100,8 @@ int main(void)
     CHECK_EQ(pthread_create(&thread, NULL, external_wave, NULL), 0);
     CHECK_EQ(pthread_join(thread, NULL), 0);
     long ult_peak = wave(1);
-    printf("stack mappings with %d ULTs alive: %ld (external creator), %ld (a ULT)\n", n, external_peak,
-           ult_peak);
+    printf("stack mappings with %d ULTs alive: %ld (external creator), %ld (a ULT)\n", n,
+           external_peak, ult_peak);
     /* The primary ES's first refill (BB_REFILL_FIRST, 8) may hold a few of
      * the first wave's stacks. */
     CHECK(ult_peak <= external_peak + 16);
