@@ -49,6 +49,11 @@ static inline uint32_t bb_bell_peek(bb_bell *b)
  * pass (a negative timeout waits forever). May return early; callers loop. */
 void bb_bell_wait(bb_bell *b, uint32_t seen, double timeout_s);
 
+/* Same, until `deadline_s` on the ABT_get_wtime clock (real time): a change
+ * of the system clock moves the wake-up, as it moves a deadline of
+ * pthread_cond_timedwait. */
+void bb_bell_wait_until_wtime(bb_bell *b, uint32_t seen, double deadline_s);
+
 void bb_bell_ring(bb_bell *b);
 
 /* Bells that outlive their owners (src/sched/bells.c): a scheduler's bell

@@ -48,6 +48,8 @@ typedef struct bb_pool_ops {
      * `u` may be long gone: it is only compared until found in the pool. */
     bool (*take_back)(bb_pool *pool, bb_unit *u, const bb_unit *child);
     bb_unit *(*pop_wait)(bb_pool *pool, double secs, bb_pool_ctx ctx);
+    /* As pop_wait, until `abstime_secs` on the ABT_get_wtime clock. */
+    bb_unit *(*pop_timedwait)(bb_pool *pool, double abstime_secs, bb_pool_ctx ctx);
     /* Optional: push `u`, a ULT that blocked while in this pool and that it
      * counts (num_blocked), and drop that count, as one step: a waker on
      * another ES then takes a shared pool's lock once, not twice
@@ -281,6 +283,7 @@ bb_pool_sleeper *bb_pool_take_drain_sleeper_locked(bb_pool *pool);
 void bb_pool_ring_sleeper(bb_pool_sleeper *s);
 void bb_pool_wake_one(bb_pool *pool);
 bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx);
+bb_unit *bb_pool_pop_timedwait_generic(bb_pool *pool, double abstime_secs, bb_pool_ctx ctx);
 
 /* ABT_unit handles, unit_map.c: a built-in pool's unit is the bb_unit's
  * address with the low bit set; a user pool's unit is whatever its

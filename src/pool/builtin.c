@@ -394,7 +394,8 @@ static bool deque_shared_take_back(bb_pool *p, bb_unit *u, const bb_unit *child)
     {                                                                                      \
         .push = push_fn, .pop = pop_fn, .is_empty = list_is_empty, .size = list_size,     \
         .remove = remove_fn, .take_back = take_back_fn,                                    \
-        .pop_wait = bb_pool_pop_wait_generic, .push_resumed = push_resumed_fn,             \
+        .pop_wait = bb_pool_pop_wait_generic,                                              \
+        .pop_timedwait = bb_pool_pop_timedwait_generic, .push_resumed = push_resumed_fn,   \
         .for_each = for_each_locked, .destroy = NULL                                       \
     }
 

@@ -5,7 +5,6 @@
 #include "bb_pool.h"
 #include "bb_runtime.h"
 #include "bb_sched.h"
-#include "bb_time.h"
 #include "bb_xstream.h"
 
 bool bb_pool_access_is_valid(int access)
@@ -521,7 +520,13 @@ int ABT_pool_pop_wait(ABT_pool pool, ABT_unit *unit, double time_secs)
 /* Deprecated: the deadline is absolute, on the ABT_get_wtime clock. */
 int ABT_pool_pop_timedwait(ABT_pool pool, ABT_unit *unit, double abstime_secs)
 {
-    return ABT_pool_pop_wait(pool, unit, abstime_secs - bb_wtime());
+    int err = check_pool_pop_wait(pool, unit);
+    if (err == ABT_SUCCESS) {
+        bb_pool *p = bb_pool_of(pool);
+        *unit = unit_handle_or_null(
+            p->ops->pop_timedwait(p, abstime_secs, ABT_POOL_CONTEXT_OP_POOL_OTHER));
+    }
+    return err;
 }
 
 int ABT_pool_push(ABT_pool pool, ABT_unit unit)

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "bb_pool.h"
+#include "bb_time.h"
 
 /* Link `s` (if it is not linked still) so that the next push rings `bell`.
  * A node a pusher is still ringing may be linked again: the pusher touches
@@ -148,15 +149,27 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ABT_pool_pop_wait on a built-in pool: pop, or sleep until a push or the
- * deadline. A private pool gets no pushes from others; it just waits out the
- * time, giving the CPU away. */
-bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx)
+/* When a pop that may wait gives up: `at` on the monotonic clock for
+ * ABT_pool_pop_wait's timeout, which no change of the system clock should
+ * stretch or cut; on the ABT_get_wtime clock for ABT_pool_pop_timedwait's
+ * absolute deadline, which moves with the clock as Argobots' does. */
+typedef struct pop_deadline {
+    double at;
+    bool wall;
+} pop_deadline;
+
+static double seconds_left(pop_deadline d)
 {
-    double deadline = now_seconds() + (secs > 0 ? secs : 0);
+    return d.at - (d.wall ? bb_wtime() : now_seconds());
+}
+
+/* Pop, or sleep until a push or the deadline. A private pool gets no pushes
+ * from others; it just waits out the time, giving the CPU away. */
+static bb_unit *pop_before(bb_pool *pool, pop_deadline d, bb_pool_ctx ctx)
+{
     for (;;) {
         bb_unit *u = pool->ops->pop(pool, ctx);
-        double left = deadline - now_seconds();
+        double left = seconds_left(d);
         if (u || left <= 0)
             return u;
         if (!bb_pool_can(pool, BB_POOL_WAKES_SLEEPERS)) {
@@ -166,8 +179,25 @@ bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx)
         bb_bell bell = {.armed = 1};
         bb_pool_sleeper node = {0};
         bb_pool_add_sleeper(pool, &node, &bell);
-        if (pool->ops->is_empty(pool))
-            bb_bell_wait(&bell, 0, left);
+        if (pool->ops->is_empty(pool)) {
+            if (d.wall)
+                bb_bell_wait_until_wtime(&bell, 0, d.at);
+            else
+                bb_bell_wait(&bell, 0, left);
+        }
         bb_pool_remove_sleeper(pool, &node);
     }
+}
+
+/* ABT_pool_pop_wait on a built-in pool. */
+bb_unit *bb_pool_pop_wait_generic(bb_pool *pool, double secs, bb_pool_ctx ctx)
+{
+    pop_deadline d = {.at = now_seconds() + (secs > 0 ? secs : 0), .wall = false};
+    return pop_before(pool, d, ctx);
+}
+
+/* ABT_pool_pop_timedwait on a built-in pool. */
+bb_unit *bb_pool_pop_timedwait_generic(bb_pool *pool, double abstime_secs, bb_pool_ctx ctx)
+{
+    return pop_before(pool, (pop_deadline){.at = abstime_secs, .wall = true}, ctx);
 }

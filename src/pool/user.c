@@ -260,6 +260,13 @@ static bb_unit *modern_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
     return bb_unit_of(p->user->pop_wait(bb_pool_handle(p), secs, ctx));
 }
 
+/* The user's pop_wait takes a timeout: a change of the clock during the
+ * wait cannot move it. */
+static bb_unit *modern_pop_timedwait(bb_pool *p, double abstime_secs, bb_pool_ctx ctx)
+{
+    return modern_pop_wait(p, abstime_secs - bb_wtime(), ctx);
+}
+
 struct visit {
     void (*fn)(void *, bb_unit *);
     void *arg;
@@ -326,6 +333,7 @@ static const bb_pool_ops modern_ops = {.push = modern_push,
                                     .size = modern_size,
                                     .remove = NULL,
                                     .pop_wait = modern_pop_wait,
+                                    .pop_timedwait = modern_pop_timedwait,
                                     .for_each = modern_for_each,
                                     .pop_many = modern_pop_many,
                                     .push_many = modern_push_many,
@@ -377,11 +385,15 @@ static int legacy_pool_remove(bb_pool *p, bb_unit *u)
     return p->user->old.p_remove(bb_pool_handle(p), u->user_unit);
 }
 
-static bb_unit *legacy_pool_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
+static bb_unit *legacy_pool_pop_timedwait(bb_pool *p, double abstime_secs, bb_pool_ctx ctx)
 {
     (void)ctx;
-    double abstime = bb_wtime() + secs; /* the legacy callback takes a deadline */
-    return thread_of_legacy_unit(p->user->old.p_pop_timedwait(bb_pool_handle(p), abstime));
+    return thread_of_legacy_unit(p->user->old.p_pop_timedwait(bb_pool_handle(p), abstime_secs));
+}
+
+static bb_unit *legacy_pool_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
+{
+    return legacy_pool_pop_timedwait(p, bb_wtime() + secs, ctx); /* the callback takes a deadline */
 }
 
 struct visit_legacy {
@@ -423,6 +435,7 @@ static const bb_pool_ops legacy_pool_ops = {.push = legacy_pool_push,
                                     .size = legacy_pool_size,
                                     .remove = legacy_pool_remove,
                                     .pop_wait = legacy_pool_pop_wait,
+                                    .pop_timedwait = legacy_pool_pop_timedwait,
                                     .for_each = legacy_pool_for_each,
                                     .destroy = legacy_pool_destroy};
 
