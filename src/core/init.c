@@ -153,10 +153,14 @@ static void tear_down(void)
     bb_xstream *es = bb_rt.primary_xstream;
     bb_unit *primary = bb_rt.primary_ult;
 
-    bb_xstream_free_secondaries();
-    bb_xstream_finalize_primary(es); /* runs what is left, then frees the ES */
-    bb_xstream_watch_threads(false);
+    bb_xstream_join_secondaries();
+    bb_xstream_stop_primary(es);
+    /* No unit runs any more, but a wait's alarm may still put one back in
+     * its pool: no pool goes before the alarm thread has stopped. */
     bb_alarm_shutdown();
+    bb_xstream_free_secondaries();
+    bb_xstream_free_primary(es);
+    bb_xstream_watch_threads(false);
     bb_mem_for_each_unit(bb_wait_abandon); /* before the stacks go (bb_wait.h) */
     bb_store_release(&bb_rt.up, 0u);
     bb_shortcuts_update();

@@ -173,8 +173,11 @@ bb_sched *bb_xstream_pin_main_sched(bb_xstream *es);
 bb_pool *bb_xstream_first_main_pool(bb_xstream *es); /* ABT_*_create_on_xstream */
 
 int bb_xstream_create_primary(bb_xstream **out);
-void bb_xstream_finalize_primary(bb_xstream *es);
+/* ABT_finalize, in this order (init.c): */
+void bb_xstream_join_secondaries(void);
+void bb_xstream_stop_primary(bb_xstream *es); /* runs what is left */
 void bb_xstream_free_secondaries(void);
+void bb_xstream_free_primary(bb_xstream *es);
 void bb_xstream_run_unit(bb_xstream *es, bb_unit *u, bb_pool *pool);
 /* ABT_init (true) and ABT_finalize once every ES thread is joined (false):
  * an ES thread that ends inside a work unit is reported (xstream.c). */

@@ -515,7 +515,7 @@ int bb_xstream_create_primary(bb_xstream **out)
 
 /* ABT_finalize, on the primary ULT: let the main scheduler run every
  * remaining unit, then come back here and tear the primary ES down. */
-void bb_xstream_finalize_primary(bb_xstream *es)
+void bb_xstream_stop_primary(bb_xstream *es)
 {
     bb_unit *self = es->current;
     es->finalizer = self;
@@ -523,8 +523,12 @@ void bb_xstream_finalize_primary(bb_xstream *es)
     bb_store_relaxed(&es->current, es->sched_unit);
     bb_switch(self, es->sched_unit, NULL, NULL);
     /* Back on the primary ULT, after the scheduler stopped. Its unit of a
-     * user pool goes back before that pool does. */
+     * user pool goes back before any pool does. */
     bb_unit_drop_user_unit(self);
+}
+
+void bb_xstream_free_primary(bb_xstream *es)
+{
     destroy_xstream(es, true);
 }
 
@@ -614,7 +618,40 @@ static int join_secondary(bb_xstream *es, bool may_leave)
     return ABT_SUCCESS;
 }
 
-/* ABT_finalize: secondary ESs the user did not free are joined and freed. */
+/* In *out the secondary ES at `rank`, or NULL; false past the table's end. */
+static bool secondary_at(int rank, bb_xstream **out)
+{
+    pthread_mutex_lock(&bb_rt.lock);
+    bool in_table = rank < bb_rt.xstreams_cap;
+    bb_xstream *es = in_table ? bb_rt.xstreams[rank] : NULL;
+    pthread_mutex_unlock(&bb_rt.lock);
+    *out = es && !es->is_primary ? es : NULL;
+    return in_table;
+}
+
+/* ABT_finalize, first step: every secondary ES stops, so that only the
+ * primary ES runs units from then on. Each stays, its pools alive, until
+ * bb_xstream_free_secondaries: a unit woken meanwhile (by the alarm of its
+ * timed wait, or by one of the primary's last units) is put back in a pool
+ * that still exists. A pass that joined one looks again: a unit of the ES
+ * joined may have created another. */
+void bb_xstream_join_secondaries(void)
+{
+    for (bool joined = true; joined;) {
+        joined = false;
+        bb_xstream *es;
+        for (int rank = 0; secondary_at(rank, &es); rank++) {
+            if (es && has_thread(es)) {
+                join_secondary(es, false);
+                joined = true;
+            }
+        }
+    }
+}
+
+/* ABT_finalize, once no unit runs any more: secondary ESs the user did not
+ * free are freed (and joined, if one was created since
+ * bb_xstream_join_secondaries). */
 void bb_xstream_free_secondaries(void)
 {
     for (;;) {
