@@ -170,7 +170,11 @@ void bb_xstream_request_stop(bb_xstream *es, uint32_t bits);
  * takes in its inbox (remote_ready). */
 void bb_xstream_ring_main_sched(bb_xstream *es);
 bb_sched *bb_xstream_pin_main_sched(bb_xstream *es);
-bb_pool *bb_xstream_first_main_pool(bb_xstream *es); /* ABT_*_create_on_xstream */
+/* The first pool of the main scheduler of `es` (NULL if it has none), for
+ * ABT_*_create_on_xstream. That scheduler stays pinned in *pinned (if not
+ * NULL) until the caller's bb_sched_unpin, after its push: unpinned, it
+ * could be replaced and retired in between, freeing the pool. */
+bb_pool *bb_xstream_pin_first_main_pool(bb_xstream *es, bb_sched **pinned);
 
 int bb_xstream_create_primary(bb_xstream **out);
 /* ABT_finalize, in this order (init.c): */

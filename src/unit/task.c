@@ -30,10 +30,13 @@ int ABT_task_create_on_xstream(ABT_xstream xstream, void (*task_func)(void *), v
         return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    bb_pool *pool = bb_xstream_first_main_pool(bb_xstream_of(xstream));
-    if (!pool)
-        return ABT_ERR_INV_POOL; /* its main scheduler has no pool */
-    return create_tasklet(pool, task_func, arg, newtask);
+    bb_sched *pinned;
+    bb_pool *pool = bb_xstream_pin_first_main_pool(bb_xstream_of(xstream), &pinned);
+    int err = pool ? create_tasklet(pool, task_func, arg, newtask)
+                   : ABT_ERR_INV_POOL; /* its main scheduler has no pool */
+    if (pinned)
+        bb_sched_unpin(pinned);
+    return err;
 }
 
 int ABT_task_revive(ABT_pool pool, void (*task_func)(void *), void *arg, ABT_task *task)

@@ -66,10 +66,13 @@ int ABT_thread_create_on_xstream(ABT_xstream xstream, void (*thread_func)(void *
         return ABT_ERR_UNINITIALIZED;
     if (xstream == ABT_XSTREAM_NULL)
         return ABT_ERR_INV_XSTREAM;
-    bb_pool *pool = bb_xstream_first_main_pool(bb_xstream_of(xstream));
-    if (!pool)
-        return ABT_ERR_INV_POOL; /* its main scheduler has no pool */
-    return create_ult(pool, thread_func, arg, attr, false, (bb_unit **)(void *)newthread);
+    bb_sched *pinned;
+    bb_pool *pool = bb_xstream_pin_first_main_pool(bb_xstream_of(xstream), &pinned);
+    int err = pool ? create_ult(pool, thread_func, arg, attr, false, (bb_unit **)(void *)newthread)
+                   : ABT_ERR_INV_POOL; /* its main scheduler has no pool */
+    if (pinned)
+        bb_sched_unpin(pinned);
+    return err;
 }
 
 /* ABT_thread_create_to off its shortcut (hotpath.c): any attribute or pool. */

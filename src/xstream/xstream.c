@@ -116,13 +116,10 @@ bb_sched *bb_xstream_pin_main_sched(bb_xstream *es)
     return s;
 }
 
-bb_pool *bb_xstream_first_main_pool(bb_xstream *es)
+bb_pool *bb_xstream_pin_first_main_pool(bb_xstream *es, bb_sched **pinned)
 {
-    bb_sched *s = bb_xstream_pin_main_sched(es);
-    bb_pool *pool = s ? bb_sched_first_pool(s) : NULL;
-    if (s)
-        bb_sched_unpin(s);
-    return pool;
+    *pinned = bb_xstream_pin_main_sched(es);
+    return *pinned ? bb_sched_first_pool(*pinned) : NULL;
 }
 
 /* `s`, claimed for `es` and attached, becomes its main scheduler, with the
