@@ -91,9 +91,13 @@ static inline bool bb_mutex_is_held_by(const bb_mutex *m, uintptr_t me)
 /* ABT_mutex_create and ABT_mutex_create_with_attr. */
 int bb_mutex_create(bool recursive, ABT_mutex *newmutex);
 
-/* Unlock entirely (all nesting levels), for a condition wait; returns the
- * nesting to give back to bb_mutex_relock. `me` is bb_mutex_me(m). */
-int bb_mutex_unlock_all(bb_mutex *m, uintptr_t me, uint32_t *nesting);
+/* Unlock `m`, which the caller holds, entirely (all nesting levels), for a
+ * condition wait: *nesting receives the levels to give back to
+ * bb_mutex_relock. The waiters the unlock lets in are returned claimed, not
+ * woken: the caller still holds the condition's lock, and whatever a wake
+ * runs (a tool's callback, a user pool's push) must not run under it. It
+ * passes them to bb_wait_then_wake. */
+bb_wait_node *bb_mutex_unlock_all(bb_mutex *m, uint32_t *nesting);
 void bb_mutex_relock(bb_mutex *m, uintptr_t me, uint32_t nesting);
 
 /* Move a condition's waiter into the queue of `m` if `m` is held: its unlock

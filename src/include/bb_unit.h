@@ -410,9 +410,11 @@ __attribute__((noreturn)) void bb_ult_exit_to(bb_unit *self, bb_unit *target);
 void bb_ult_block_on_join(bb_unit *self, bb_unit *target);
 /* Block until bb_unit_make_ready; `lock` (held: it guards the queue where the
  * caller registered as waiting on `wait_on`) is released once the caller's
- * context is saved, so no waker can resume it too early. */
+ * context is saved, so no waker can resume it too early. Then the claimed
+ * nodes `wake` (NULL: none) are woken, as bb_wait_then_wake says. */
 struct bb_wait_node;
-void bb_ult_block_releasing(bb_unit *self, const struct bb_wait_node *wait_on, bb_spinlock *lock);
+void bb_ult_block_releasing(bb_unit *self, const struct bb_wait_node *wait_on, bb_spinlock *lock,
+                            struct bb_wait_node *wake);
 __attribute__((noreturn)) void bb_ult_exit(bb_unit *self);
 void bb_unit_make_ready(bb_unit *u);
 void bb_unit_uncount_blocked(bb_pool *was, bb_pool *now);

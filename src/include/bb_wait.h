@@ -112,6 +112,13 @@ void bb_wait_wake_list(bb_wait_node *list);
  */
 int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timespec *deadline);
 
+/* Same, and wake `wake` (claimed nodes of another object, chained through
+ * `next`, as bb_waitq_claim_all leaves them; NULL: none) as soon as `lock`
+ * is dropped: a condition wait lets its mutex's next holder in without
+ * running that wake under the condition's lock. */
+int bb_wait_then_wake(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
+                      const struct timespec *deadline, bb_wait_node *wake);
+
 /* Same without a deadline, but always asleep in the kernel, holding the ES. */
 void bb_wait_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n);
 

@@ -109,10 +109,10 @@ static int wait(bb_cond *c, bb_mutex *m, const struct timespec *deadline)
     if (deadline)
         bb_sync_enter(&c->timed_inside);
     uint32_t nesting;
-    bb_mutex_unlock_all(m, me, &nesting);
+    bb_wait_node *let_in = bb_mutex_unlock_all(m, &nesting);
     bb_wait_node node = {.tag = deadline ? TIMED : !bb_wait_holds_es() ? MOVABLE : 0,
                          .sync_type = ABT_SYNC_EVENT_TYPE_COND, .sync_obj = c};
-    int status = bb_wait(&c->lock, &c->waiters, &node, deadline);
+    int status = bb_wait_then_wake(&c->lock, &c->waiters, &node, deadline, let_in);
     if (status == BB_WAIT_TIMEDOUT) {
         bb_spin_lock(&c->lock);
         forget_mutex_if_idle(c);

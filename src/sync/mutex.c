@@ -197,34 +197,45 @@ int ABT_mutex_spinlock(ABT_mutex mutex)
 
 /* ---- unlock --------------------------------------------------------------------- */
 
-/* Free the mutex and wake its first waiter, or all of them (see above). */
-static void release_and_wake(bb_mutex *m)
+/* Free the mutex, which has waiters, and claim its first waiter, or all of
+ * them (see above), for bb_wait_wake_list. Mutex waiters have no deadline:
+ * a claimed node stays until woken. */
+static bb_wait_node *release_to_waiters(bb_mutex *m)
 {
     uintptr_t kind = bb_load_relaxed(&m->owner) & BB_MUTEX_RECURSIVE;
     bb_spin_lock(&m->lock);
+    bb_wait_node *woken;
     if (m->holding) {
-        bb_wait_node *all = bb_waitq_claim_all(&m->waiters);
+        woken = bb_waitq_claim_all(&m->waiters);
         bb_store_release(&m->owner, kind);
-        bb_spin_unlock(&m->lock);
-        bb_wait_wake_list(all);
-        return;
+    } else {
+        woken = bb_waitq_pop(&m->waiters);
+        bb_store_release(&m->owner,
+                         kind | (bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS));
+        if (woken) {
+            woken->next = NULL; /* a list of one */
+            bb_store_release(&woken->status, (uint32_t)BB_WAIT_WOKEN);
+        }
     }
-    bb_wait_node *n = bb_waitq_pop(&m->waiters);
-    bb_store_release(&m->owner, kind | (bb_waitq_is_empty(&m->waiters) ? 0 : BB_MUTEX_WAITERS));
-    uintptr_t w = n ? bb_wait_claim(n) : 0;
     bb_spin_unlock(&m->lock);
-    bb_wait_wake(w);
+    return woken;
 }
 
-/* The holder lets go of the last nesting level. */
-static void release(bb_mutex *m)
+/* The holder lets go of the last nesting level; the waiters it lets in are
+ * returned, claimed but not woken yet. */
+static bb_wait_node *release_claiming(bb_mutex *m)
 {
     uintptr_t owner = bb_load_relaxed(&m->owner);
     while (!(owner & BB_MUTEX_WAITERS)) {
         if (bb_cas_acq_rel(&m->owner, &owner, owner & BB_MUTEX_RECURSIVE))
-            return;
+            return NULL;
     }
-    release_and_wake(m);
+    return release_to_waiters(m);
+}
+
+static void release(bb_mutex *m)
+{
+    bb_wait_wake_list(release_claiming(m));
 }
 
 static __attribute__((noinline)) int unlock_slow(bb_mutex *m)
@@ -273,17 +284,14 @@ int ABT_mutex_unlock_de(ABT_mutex mutex)
 
 /* ---- for condition variables ------------------------------------------------------ */
 
-int bb_mutex_unlock_all(bb_mutex *m, uintptr_t me, uint32_t *nesting)
+bb_wait_node *bb_mutex_unlock_all(bb_mutex *m, uint32_t *nesting)
 {
-    if (!bb_mutex_is_held_by(m, me))
-        return ABT_ERR_MUTEX;
     *nesting = m->nesting;
     if (m->nesting) {
         m->nesting = 0;
         __atomic_fetch_and(&m->owner, ~BB_MUTEX_NESTED, __ATOMIC_RELEASE);
     }
-    release(m);
-    return ABT_SUCCESS;
+    return release_claiming(m);
 }
 
 void bb_mutex_relock(bb_mutex *m, uintptr_t me, uint32_t nesting)

@@ -66,12 +66,13 @@ static int expire(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
 
 /* A caller that cannot switch sleeps in the kernel. */
 static int sleep_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
-                           const struct timespec *deadline)
+                           const struct timespec *deadline, bb_wait_node *wake)
 {
     bb_os_waiter *w = bb_os_waiter_arm();
     n->waiter = bb_waiter_of_os(w);
     bb_waitq_push(q, n);
     bb_spin_unlock(lock);
+    bb_wait_wake_list(wake);
     if (!deadline) {
         bb_os_waiter_wait(w);
         return BB_WAIT_WOKEN;
@@ -86,19 +87,20 @@ static int sleep_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
 
 void bb_wait_in_kernel(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n)
 {
-    (void)sleep_in_kernel(lock, q, n, NULL);
+    (void)sleep_in_kernel(lock, q, n, NULL, NULL);
 }
 
 /* A ULT whose deadline the alarm thread cannot serve (its pool takes no
  * pushes from other threads) yields until woken or out of time. */
 static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
-                      const struct timespec *deadline)
+                      const struct timespec *deadline, bb_wait_node *wake)
 {
     bb_os_waiter flag = {0};
     n->waiter = bb_waiter_of_poll(&flag);
     bb_waitq_push(q, n);
     self->wait_target = n; /* for bb_wait_abandon, as a blocked ULT's */
     bb_spin_unlock(lock);
+    bb_wait_wake_list(wake);
     bool expired = false;
     while (!bb_load_acquire(&flag.signaled)) {
         if (!expired && bb_timespec_passed(deadline)) {
@@ -113,20 +115,20 @@ static int poll_until(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_nod
 }
 
 static int block_ult(bb_unit *self, bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
-                     const struct timespec *deadline)
+                     const struct timespec *deadline, bb_wait_node *wake)
 {
     n->waiter = bb_waiter_of_ult(self);
     bb_waitq_push(q, n);
     if (!deadline) {
-        bb_ult_block_releasing(self, n, lock);
+        bb_ult_block_releasing(self, n, lock, wake);
         return BB_WAIT_WOKEN;
     }
     bb_alarm alarm = {.deadline = *deadline, .lock = lock, .q = q, .node = n};
     if (!bb_alarm_arm(&alarm)) {
         bb_waitq_remove(q, n);
-        return poll_until(self, lock, q, n, deadline);
+        return poll_until(self, lock, q, n, deadline, wake);
     }
-    bb_ult_block_releasing(self, n, lock);
+    bb_ult_block_releasing(self, n, lock, wake);
     bb_alarm_disarm(&alarm);
     return (int)bb_load_acquire(&n->status);
 }
@@ -159,6 +161,12 @@ static struct timespec normalized(const struct timespec *t)
 
 int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timespec *abstime)
 {
+    return bb_wait_then_wake(lock, q, n, abstime, NULL);
+}
+
+int bb_wait_then_wake(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n,
+                      const struct timespec *abstime, bb_wait_node *wake)
+{
     struct timespec d;
     const struct timespec *deadline = NULL;
     if (abstime) {
@@ -167,13 +175,13 @@ int bb_wait(bb_spinlock *lock, bb_waitq *q, bb_wait_node *n, const struct timesp
     }
     bb_unit *self = bb_self_unit();
     if (!self || bb_wait_holds_es())
-        return sleep_in_kernel(lock, q, n, deadline);
+        return sleep_in_kernel(lock, q, n, deadline, wake);
     /* A ULT cancelled meanwhile must still finish its wait: its node, or its
      * alarm, is on its stack and in the object's or the alarm thread's hands. */
     bb_store_relaxed(&self->in_wait, 1u);
     int status = deadline && !pool_takes_foreign_pushes(self)
-                     ? poll_until(self, lock, q, n, deadline)
-                     : block_ult(self, lock, q, n, deadline);
+                     ? poll_until(self, lock, q, n, deadline, wake)
+                     : block_ult(self, lock, q, n, deadline, wake);
     bb_store_relaxed(&self->in_wait, 0u);
     return status;
 }

@@ -627,19 +627,31 @@ void bb_ult_park(bb_unit *self)
     switch_to_parent(self, publish_suspended, self);
 }
 
-static void release_spinlock(void *arg)
+typedef struct releasing {
+    bb_spinlock *lock;
+    bb_wait_node *wake;
+} releasing;
+
+/* On the blocked ULT's stack, `r` is gone once the unlock lets a waker
+ * resume it: read it first. */
+static void release_spinlock_then_wake(void *arg)
 {
-    bb_spin_unlock(arg);
+    const releasing *r = arg;
+    bb_wait_node *wake = r->wake;
+    bb_spin_unlock(r->lock);
+    bb_wait_wake_list(wake);
 }
 
-void bb_ult_block_releasing(bb_unit *self, const bb_wait_node *wait_on, bb_spinlock *lock)
+void bb_ult_block_releasing(bb_unit *self, const bb_wait_node *wait_on, bb_spinlock *lock,
+                            bb_wait_node *wake)
 {
     BB_TOOL_EVENT(self, ABT_TOOL_EVENT_THREAD_SUSPEND, self->pool, NULL, self->parent,
                   wait_on->sync_type, wait_on->sync_obj);
     self->wait_target = wait_on;
     bb_unit_count_blocked(self);
     bb_store_release(&self->state, (uint32_t)ABT_THREAD_STATE_BLOCKED);
-    switch_to_parent(self, release_spinlock, lock);
+    releasing r = {.lock = lock, .wake = wake};
+    switch_to_parent(self, release_spinlock_then_wake, &r);
     self->wait_target = NULL;
 }
 
