@@ -8,8 +8,9 @@
  *  - bb_ctx_make: prepare a fresh context on a stack; the first switch to it
  *    calls entry(arg), which must never return.
  *  - bb_ctx_jump: save the current context into *save and switch to target.
- *  - bb_ctx_swap: bb_ctx_jump without a callback (the common switch of a
- *    yield: a few instructions less). It returns 0 when the saved context
+ *  - bb_ctx_swap: bb_ctx_jump without a callback, a few instructions less:
+ *    any switch to a saved context that needs none (bb_switch; most often
+ *    a scheduler resuming a ULT). It returns 0 when the saved context
  *    resumes, so that a yield may end by a tail call of it and return that:
  *    then nothing of the yield's own frame remains to be resumed.
  *  - bb_ctx_start: save the current context into *save and call entry(arg),

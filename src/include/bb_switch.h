@@ -3,6 +3,13 @@
  * what the tools watching the process must know (bb_sanitizer.h). With no
  * such tool this is the bare switch behind one test; with one, the switch
  * goes through src/unit/fibers.c.
+ *
+ * A switch a tool could see goes through bb_switch or bb_switch_exit. The
+ * direct bb_ctx_* calls (bb_ult_begin's, bb_ult_call's, child-first's,
+ * bb_switch_last, the big-stack runs of switch.c and xstream.c) are reached
+ * only while no such tool is active: behind a bb_fiber_tools.any test, or a
+ * shortcut or small scheduler stack that is off while one is. A new call
+ * site must do the same.
  */
 #ifndef BB_SWITCH_H
 #define BB_SWITCH_H
@@ -148,12 +155,14 @@ __attribute__((noreturn, always_inline)) static inline void bb_switch_exit(bb_un
  * RETURN step the parent saves its context and starts `u` on its stack. With
  * it (bb_technique.h), bb_ult_call calls `u` as a function: on its stack
  * after saving the parent's context (RoC), or, when the parent is the ES's
- * restartable scheduler (SCHED_RESTART), without saving it (SS), or on the
- * scheduler's own stack (SCHED_STACK, SC). A `u` that ends without deviating
- * returns there, still the current unit of `es`, and the parent terminates
- * it (whoever else switches to the parent makes the parent current). A plain
- * return leaves the parent's saved context as it was: the parent's own
- * parent still decides by it whether the parent deviated (bb_ult_called). */
+ * restartable scheduler (SCHED_RESTART), without saving it (SS). (SC does
+ * not come here: run_unit calls a never-run lazy ULT on the scheduler's own
+ * stack itself, switch.c, run_on_sched_stack.) A `u` that ends without
+ * deviating returns there, still the current unit of `es`, and the parent
+ * terminates it (whoever else switches to the parent makes the parent
+ * current). A plain return leaves the parent's saved context as it was: the
+ * parent's own parent still decides by it whether the parent deviated
+ * (bb_ult_called). */
 void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_unit *u);
 
 static inline void bb_ult_begin(bb_xstream *es, bb_unit *parent, bb_unit *u)
