@@ -3,8 +3,11 @@
  *
  * A tasklet is a bb_unit. A ULT is a bb_unit that also has a context and a
  * stack (flag BB_UNIT_ULT). Everything else (create, run, finish, join, free)
- * is one code path for both, in src/unit/unit.c. The public ABT_thread and
- * ABT_task handles are both pointers to a bb_unit.
+ * is one code path for both. The public create, join, free, yield and
+ * yield_to, with their shortcuts, are in src/unit/hotpath.c; the general life
+ * cycle (create, terminate, join, release) is in unit.c; running, switching
+ * and ending are in switch.c. The public ABT_thread and ABT_task handles are
+ * both pointers to a bb_unit.
  *
  * Ownership: a unit is owned by its creator until it is pushed into a pool;
  * then by the pool until popped; then by the ES that runs it. When it

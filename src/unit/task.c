@@ -2,6 +2,7 @@
  * The public tasklet API (ABT_task_*). A tasklet is a work unit without a
  * stack; most calls are the ABT_thread_* ones with ABT_ERR_INV_THREAD
  * reported as ABT_ERR_INV_TASK, as Argobots documents.
+ * ABT_task_create and ABT_task_free are in hotpath.c.
  */
 #include "bb_caller.h"
 #include "bb_pool.h"

@@ -2,6 +2,8 @@
  * The public ULT API (ABT_thread_*). Each function checks its arguments and
  * its caller, then calls the shared work-unit code in unit.c / switch.c.
  * ABT_thread_* also accept tasklets unless stated otherwise.
+ * ABT_thread_create, _create_to, _join, _free, _yield, _yield_to,
+ * _join_many and _free_many are in hotpath.c.
  */
 #include <stdlib.h>
 

@@ -1,7 +1,8 @@
 /*
  * The life of a work unit, shared by ULTs and tasklets:
  * create -> (pool) -> run -> terminate -> join -> free.
- * Context switches live in switch.c; the public API in thread.c and task.c.
+ * Context switches live in switch.c; the public API in hotpath.c (create,
+ * join, free, yield and their shortcuts), thread.c and task.c.
  */
 #include <sched.h>
 #include <string.h>
