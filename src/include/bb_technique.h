@@ -12,9 +12,9 @@
  *    other reuse one stack (the paper's "-L" techniques).
  *  - RETURN: the parent that starts a ULT saves its own context, but a ULT
  *    that ends without having left its stack (no deviation: it never
- *    yielded, blocked or joined a ULT it ran itself) returns to it like a
- *    function, and the parent terminates it; one context switch less
- *    ("return on completion", RoC).
+ *    yielded or blocked, and every joinee it ran itself returned to it)
+ *    returns to it like a function, and the parent terminates it; one
+ *    context switch less ("return on completion", RoC).
  *  - SCHED_RESTART: the ES's scheduler, when it starts a ULT, does not even
  *    save its own context: it moves to the ULT's stack and calls it
  *    (bb_ctx_run_on). A ULT that does not deviate returns, and the

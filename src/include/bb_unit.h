@@ -78,7 +78,13 @@ struct bb_unit {
     bb_xstream *xstream;        /* ES running it, or the last one that did */
     bb_unit *parent;            /* ULT: the context it returns to (a scheduler, or a
                                    joiner that runs it directly, see hotpath.c) */
-    void *ctx;                  /* ULT: saved context while not running */
+    void *ctx;                  /* ULT: where its context was last saved; NULL until it
+                                   first leaves its stack, and left set while it runs again,
+                                   so that a running ULT with ctx set has deviated
+                                   (bb_technique.h). A unit whose ctx is NULL starts afresh
+                                   at the next switch to it (a scheduler: SCHED_RESTART). A
+                                   RETURN call puts the parent's back when the callee
+                                   returns (bb_ult_call). */
     void *stack;                /* ULT: lowest usable address of its stack; a lazy one
                                    (bb_technique.h) only from its first run to its end,
                                    written atomically then */
@@ -94,8 +100,10 @@ struct bb_unit {
             uint8_t resumable;  /* bb_resumable: may ABT_thread_resume take it; atomic */
             union {
                 struct {
-                    uint8_t switching; /* ULT: blocked but its context not yet saved;
-                                          atomic */
+                    uint8_t switching; /* ULT: its context is not yet saved although
+                                          others may find it already (blocked, or
+                                          pushed by a direct yield through a user
+                                          pool, hotpath.c); atomic */
                     uint8_t requests;  /* bb_unit_requests; atomic */
                 };
                 uint16_t unsettled;    /* both, for one test (bb_unit_is_settled); it

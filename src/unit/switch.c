@@ -865,10 +865,11 @@ __attribute__((noinline)) void bb_ult_call(bb_xstream *es, bb_unit *parent, bb_u
 
 /* First code of a ULT that its parent called (bb_ult_begin, RETURN step).
  * Its context is saved only when it leaves its stack (yield, block, a
- * joinee it runs itself, ...): if that never happened, the parent's saved
- * context is still where it called from, and a return gets there. If it
- * did, that context has been resumed since, and the ULT ends the general
- * way, with a switch to whoever is its parent now. */
+ * joinee it runs itself that does not return to it, ...): if that never
+ * happened, the parent's saved context is still where it called from, and
+ * a return gets there. If it did, that context has been resumed since, and
+ * the ULT ends the general way, with a switch to whoever is its parent
+ * now. */
 void bb_ult_called(void *arg)
 {
     bb_unit *self = arg;
