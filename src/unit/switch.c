@@ -1,7 +1,9 @@
 /*
  * Every general context switch of a ULT happens in this file (the shortcuts
  * of hotpath.c and an ES thread's entry in xstream.c switch through
- * bb_switch too).
+ * bb_switch too). So does what a scheduler calls to run a unit, and what
+ * makes a unit ready again: its push, a forwarded move, the blocked count,
+ * and the inbox of wake-ups from other ESs.
  *
  * The rule that keeps it simple: whoever switches sets `es->current` to the
  * unit it switches to, and anything that must happen once the old context is
@@ -237,6 +239,8 @@ static inline void end_lending(bb_unit *sched, const sched_loan *loan);
 static inline bool never_ran_lazy(const bb_unit *u);
 static inline __attribute__((always_inline)) void
 run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u, const sched_loan *loan);
+/* (These SC helpers are defined with the SC run, under "starting and
+ * finishing a ULT" below.) */
 
 /* `u` runs on `es` from now on (others read its ES, e.g. get_last_xstream). */
 static inline void set_running(bb_xstream *es, bb_unit *u)
@@ -251,7 +255,6 @@ static inline bool has_requests(bb_unit *u)
     return __builtin_expect(bb_unit_has_requests(u), 0);
 }
 
-/* A tasklet, with a tool watching its run or finish. */
 /* A scheduler's loop calls a tasklet's function at once: below it on its
  * stack there are only the loop's frames, so that an exception that escapes
  * the function ends in std::terminate. A user's ABT_self_schedule or
@@ -266,6 +269,7 @@ static inline void call_tasklet_func(bb_unit *u, bool outermost)
         u->func(bb_unit_start_arg(u));
 }
 
+/* A tasklet, with a tool watching its run or finish. */
 static __attribute__((noinline)) void run_tasklet_watched(bb_unit *sched_unit, bb_unit *u,
                                                           bool outermost)
 {
@@ -440,6 +444,8 @@ run_tasklets_aside(bb_xstream *es, bb_unit *u, bb_sched *s, bb_pool *pool, bool 
         run_tasklets(&r);
 }
 
+/* ---- running units ------------------------------------------------------- */
+
 void bb_unit_run_for_user(bb_xstream *es, bb_unit *u)
 {
     if (bb_unit_is_ult(u))
@@ -526,6 +532,8 @@ bool bb_unit_run_popped(bb_sched *s, bb_pool *pool)
         return run_handed(es, s, pool);
     return run_first_pool_here(es, s, pool, false);
 }
+
+/* ---- yield, yield_to, suspend, block, exit -------------------------------- */
 
 void bb_ult_yield(bb_unit *self)
 {
@@ -816,7 +824,8 @@ static inline void end_lending(bb_unit *sched, const sched_loan *loan)
 
 /* The whole run of an SC ULT, in one frame: it is the common case of the
  * default technique, and costs a tasklet's run plus the stack handover.
- * run_unit served `u`'s requests just before. */
+ * run_unit found no request of `u`; one that comes later is served at u's
+ * next scheduling point, not here (unlike bb_ult_start). */
 static inline __attribute__((always_inline)) void
 run_on_sched_stack(bb_xstream *es, bb_unit *sched, bb_unit *u, const sched_loan *loan)
 {
@@ -976,6 +985,8 @@ void bb_ult_run_child_first(bb_unit *self, bb_unit *child, bb_pool_ctx push_ctx)
     self->wait_target = NULL;
 }
 
+/* ---- lazy stacks (LAZY_STACK) --------------------------------------------- */
+
 void bb_ult_return_stack(bb_unit *u)
 {
     if (__builtin_expect(bb_fiber_tools.any, 0))
@@ -1008,6 +1019,8 @@ void bb_ult_lend_stack(bb_unit *u)
     bb_store_relaxed(&u->stack, stack); /* ABT_thread_get_stack may look meanwhile */
     u->lent_stack = flags;
 }
+
+/* ---- a blocked unit becomes ready ---------------------------------------- */
 
 /* The pool that counted `u` as blocked lets go of it. A scheduler of that
  * pool may be asleep waiting for its count to reach zero (FINISH): wake it so
