@@ -76,7 +76,7 @@ static inline bool bb_is_up(void)
 }
 
 /* Shortcuts of the critical path (src/unit/hotpath.c). Each is on by
- * default and can be switched off at run time (ABT_OPT_FAST_CREATE=0, ...)
+ * default and can be switched off at run time (ABT_OPT_FAST_CREATE_FREE=0, ...)
  * to measure what it brings; see bench/report.sh. */
 enum bb_shortcut {
     BB_SHORTCUT_CREATE_FREE = 1u << 0, /* ABT_OPT_FAST_CREATE_FREE: create and free inline */
