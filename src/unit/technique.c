@@ -136,6 +136,9 @@ void bb_technique_adapt(bb_xstream *es)
     es->waiting_average = (15 * es->waiting_average + waiting_units(es)) / 16;
     uint32_t sc = bb_technique_steps(BB_TECH_SC), ss = bb_technique_steps(BB_TECH_SS),
              full = bb_technique_steps(BB_TECH_FULL), steps = sc;
+    /* The waiting test below is keeps_above of "too many wait", a choice in
+     * force while the ES is not ss, negated: ss is entered below
+     * BB_ADAPT_SS_MAX_WAITING waiting units and left above twice that. */
     if (keeps_above(es->deviation_percent, es->ult_steps == full, BB_ADAPT_TO_FULL_PERCENT,
                     BB_ADAPT_TO_SC_PERCENT))
         steps = full;
