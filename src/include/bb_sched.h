@@ -8,8 +8,9 @@
  * for good when it stops.
  *
  * Stop protocol: another party sets a request bit (FINISH: stop once every
- * pool is empty, blocked units included; EXIT: stop at the next check) and
- * rings the scheduler's bell, in case it sleeps. The loop looks at the bits
+ * pool is empty, blocked units included; REPLACE: the same, for a new main
+ * scheduler to take over; EXIT: stop at the next check) and rings the
+ * scheduler's bell, in case it sleeps. The loop looks at the bits
  * in bb_sched_has_to_stop, every `event_freq` iterations and whenever it is
  * idle.
  */
@@ -27,7 +28,8 @@
 enum bb_sched_requests {
     BB_SCHED_REQ_FINISH = 1u << 0, /* stop when all pools are empty */
     BB_SCHED_REQ_EXIT = 1u << 1,   /* stop as soon as possible */
-    BB_SCHED_REQ_REPLACE = 1u << 2 /* stop now: a new main scheduler takes over */
+    BB_SCHED_REQ_REPLACE = 1u << 2 /* stop once the pools are drained, as FINISH: a new
+                                      main scheduler takes over (set_main_sched) */
 };
 
 enum bb_sched_use {
@@ -70,7 +72,9 @@ struct bb_sched {
     uint32_t pins;             /* other threads using it as an ES's main scheduler
                                   (bb_xstream_pin_main_sched); retired only at 0; atomic */
     bool has_private_pool;     /* so takes in migrated units at its event checks */
-    bb_unit *unit;             /* ULT running the loop, while in use; atomic (print) */
+    bb_unit *unit;             /* ULT running the loop; atomic (print). A stacked one
+                                  clears it when it stops (stack.c); a main one keeps it
+                                  after leaving its ES (leave_es), stale then */
     void *data;                /* ABT_sched_set_data */
     bb_bell *bell;             /* rung by requests, so that a sleeping loop sees them;
                                   never freed (bb_bell_take) */

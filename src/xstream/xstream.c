@@ -144,12 +144,10 @@ static void wait_unpinned(bb_sched *s)
         bb_spin_wait_step(&spins);
 }
 
-/* A main scheduler that leaves its ES: replaced, dropped while pending, or
- * with its ES freed. An automatic one is freed, unless it would take along
- * an automatic pool of its own that still has work (units left by an exit or
- * a cancel, or pushed while the ES was terminated): then it goes back to
- * the user with that work, as if not automatic, as a stacked one does
- * (stack.c), instead of losing the units. */
+/* What every main scheduler leaving its ES goes through (retire_sched,
+ * drop_sched): no thread pins it any more, its private pools lose their
+ * home (bb_sched_detach), and its requests are cleared. Its `unit` is left
+ * as it was. */
 static void leave_es(bb_sched *s)
 {
     wait_unpinned(s);
@@ -157,6 +155,12 @@ static void leave_es(bb_sched *s)
     bb_store_relaxed(&s->request, 0u);
 }
 
+/* A main scheduler that leaves its ES: replaced, dropped while pending, or
+ * with its ES freed. An automatic one is freed, unless it would take along
+ * an automatic pool of its own that still has work (units left by an exit or
+ * a cancel, or pushed while the ES was terminated): then it goes back to
+ * the user with that work, as if not automatic, as a stacked one does
+ * (stack.c), instead of losing the units. */
 static void retire_sched(bb_sched *s)
 {
     leave_es(s);
