@@ -5,8 +5,10 @@
  * user-defined pools look the same to schedulers. The built-in pools keep
  * their units in an intrusive doubly linked list (bb_unit.next/prev): pushing
  * never allocates. A pool with ABT_POOL_ACCESS_PRIV uses plain loads and
- * stores; every other access kind takes a spinlock around the same list code.
- * The choice is made once, at pool creation, by picking the operation table.
+ * stores while it has a home (below; without one it takes the lock too,
+ * builtin.c); every other access kind takes a spinlock around the same list
+ * code. The choice is made once, at pool creation, by picking the operation
+ * table.
  *
  * Sleeping: a scheduler or a caller of ABT_pool_pop_wait that finds a pool
  * empty may register a bb_pool_sleeper and sleep on its bell; the next push
@@ -112,7 +114,9 @@ struct bb_pool {
     uint32_t leaving;          /* of those, how many are being freed, having found that
                                   they need not keep it (src/sched/sched.c, leave_lock) */
     bb_xstream *home;          /* private pools: the ES whose main scheduler holds it, or
-                                  NULL; only compared (bb_sched_attach); atomic */
+                                  NULL (bb_sched_attach); atomic. Mostly compared, but
+                                  bb_pool_check_access (pool.c) and the dump's walkable
+                                  (dump.c) read that ES's fields through it */
     bb_unit *incoming;         /* private pools: migrated units left by other ESs, for its
                                   scheduler to push (a stack through bb_unit.next); atomic */
     uint64_t id;
@@ -252,7 +256,7 @@ static inline void bb_unit_count_blocked(bb_unit *u)
     bb_pool_add_blocked(u->pool, 1);
 }
 
-/* Built-in pools, fifo.c and randws.c. */
+/* Built-in pools, builtin.c. */
 int bb_pool_create_builtin(int kind, int access, bool automatic, bb_pool **out);
 bool bb_pool_access_is_valid(int access);
 

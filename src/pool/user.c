@@ -82,9 +82,11 @@ static __attribute__((noinline)) void give_back_to_automatic(bb_pool *p, ABT_uni
         bb_pool_destroy(p);
 }
 
-/* Under the lock of `stripe`, that of `hash`, the hash of `u`'s unit: take
- * the unit out of the map and give it back to its pool. The unit is out of
- * the map before the pool may reuse its value for another work unit. */
+/* Called with `stripe`, the lock of `hash` (the hash of `u`'s unit), held:
+ * takes the unit out of the map, unlocks, then gives the unit back to its
+ * pool, whose free-unit callback (the user's code) runs unlocked. The unit
+ * is out of the map before the pool may reuse its value for another work
+ * unit. */
 static inline __attribute__((always_inline)) void
 unmap_and_give_back(bb_spinlock *stripe, uint64_t hash, bb_unit *u)
 {
@@ -501,7 +503,10 @@ int bb_pool_create_user(ABT_pool_user_def def, ABT_pool_config config, bb_pool *
         return ABT_ERR_MEM;
     }
     p->user = d;
-    p->user_refs = 1; /* the pool's own, dropped when it is freed (bb_pool_release) */
+    /* The pool's own: an automatic pool drops it with its last scheduler
+     * (bb_pool_unretain); ABT_pool_free only checks that no work unit holds
+     * another. */
+    p->user_refs = 1;
     ABT_pool_init_fn init = d->legacy ? d->old.p_init : d->init;
     err = init ? init(bb_pool_handle(p), config) : ABT_SUCCESS;
     if (err != ABT_SUCCESS) {
