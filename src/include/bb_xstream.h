@@ -7,9 +7,10 @@
  * context in `native_unit`, which starts the scheduler and is back when it
  * stops.
  *
- * The fields under "Hot" are touched only by the ES itself while it runs
- * (`current` is also peeked at, atomically); those under "Shared" are read
- * or written by other threads too, as each one's comment says.
+ * The fields under "Hot" belong to the ES itself while it runs; the few that
+ * other threads also read or write (`current`, `main_sched`, `retiring`,
+ * `ult_steps`) say who does and under what lock. Those under "Shared" are
+ * read or written by other threads too, as each one's comment says.
  */
 #ifndef BB_XSTREAM_H
 #define BB_XSTREAM_H
@@ -36,11 +37,16 @@ typedef struct bb_binding {
 } bb_binding;
 
 struct bb_xstream {
-    /* Hot, touched by the ES only. */
+    /* Hot, the ES's own (but see above). */
     bb_unit *current;          /* unit running on this ES now; written by the ES only,
                                   atomically since others peek */
     bb_mem_cache cache;        /* free descriptors and stacks */
-    bb_sched *main_sched;
+    bb_sched *main_sched;      /* written under sched_lock (install_main_sched: by the ES,
+                                  or by set_main_sched's caller while the ES is
+                                  terminated; new_xstream sets it before the ES is in the
+                                  table). Others read it under sched_lock (pins, stop
+                                  requests, ring_main_sched), but is_primary_main
+                                  (sched.c) relaxed, without the lock */
     bb_unit *sched_unit;       /* the ULT that runs the main scheduler loop */
     bool adaptive;             /* ABT_THREAD_TECHNIQUE=auto: ult_steps change (bb_technique.h) */
     uint64_t ults_ended;       /* ULTs that ended on it, and how many of them had */
@@ -59,7 +65,8 @@ struct bb_xstream {
                                   it, else NULL: it may be started afresh, so a ULT it
                                   starts need not save its context (bb_technique.h) */
     bb_sched *retiring;        /* replaced main scheduler, running until its pools drain;
-                                  changed under sched_lock, for bb_xstream_ring_main_sched */
+                                  changed under sched_lock, which other threads hold to
+                                  read it (bb_xstream_ring_main_sched) */
     bb_unit *replacer;         /* ULT parked in set_main_sched until the switch */
     bb_unit *self_joiners;     /* ULTs parked in ABT_xstream_join of this ES until it stops,
                                   linked through bb_unit.next */
@@ -161,14 +168,18 @@ static inline bb_mem_cache *bb_self_mem_cache(void)
     return es ? &es->cache : 0;
 }
 
-/* Another thread's use of an ES's main scheduler, which the ES may replace
- * meanwhile (xstream.c): a stop request reaches whichever scheduler is main
- * now and every later one; a pinned scheduler is not retired until
- * bb_sched_unpin. NULL if the ES has none (being created). */
+/* Other threads' uses of an ES's main scheduler, which the ES may replace
+ * meanwhile (xstream.c). */
+/* A stop request reaches whichever scheduler is main now and every later
+ * one. */
 void bb_xstream_request_stop(bb_xstream *es, uint32_t bits);
 /* Wake the main scheduler of `es` if it sleeps (BASIC_WAIT), so that it
  * takes in its inbox (remote_ready). */
 void bb_xstream_ring_main_sched(bb_xstream *es);
+/* The main scheduler of `es`, pinned: it is not retired until
+ * bb_sched_unpin. Never NULL for an ES in the table or held by the user:
+ * new_xstream sets it before the ES enters the table, and a failed create
+ * clears it only after taking the ES out. */
 bb_sched *bb_xstream_pin_main_sched(bb_xstream *es);
 /* The first pool of the main scheduler of `es` (NULL if it has none), for
  * ABT_*_create_on_xstream. That scheduler stays pinned in *pinned (if not

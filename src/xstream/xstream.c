@@ -538,9 +538,6 @@ static bool is_caller_on(bb_xstream *es)
     return bb_self_xstream() == es;
 }
 
-/* Wait for a secondary ES to stop, without blocking the caller's ES while
- * other ULTs could run there. An ES's main scheduler has nowhere to yield
- * to: it waits in pthread_join, as an external thread does. */
 /* pthread_join is a cancellation point: a caller cancelled in it must
  * leave join_lock free, and the thread unreaped, for the next joiner. */
 static void unlock_join_lock(void *es)
@@ -557,6 +554,9 @@ static void reap_thread(bb_xstream *es)
     }
 }
 
+/* Wait for a secondary ES to stop, without blocking the caller's ES while
+ * other ULTs could run there. An ES's main scheduler has nowhere to yield
+ * to: it waits in pthread_join, as an external thread does. */
 static void join_thread(bb_xstream *es)
 {
     bb_unit *self = bb_self_unit();
