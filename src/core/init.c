@@ -90,7 +90,9 @@ static int bring_up(void)
     }
     bb_rt.next_unit_id = 0;
     bb_rt.next_pool_id = 0;
-    bb_fiber_tools_detect(); /* first: the memory layer adapts to valgrind */
+    /* Before the primary ES is made: its scheduler's stack depends on
+     * whether a tool watches switches (make_sched_unit). */
+    bb_fiber_tools_detect();
     err = bb_mem_init();
     if (err != ABT_SUCCESS) {
         release_globals();

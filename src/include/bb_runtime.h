@@ -56,8 +56,10 @@ typedef struct {
 
 struct bb_runtime {
     uint32_t up;                   /* atomic: ABT_init done, ABT_finalize not yet */
-    int init_count;                /* nesting of ABT_init calls; under lock */
-    pthread_mutex_t lock;          /* init, finalize, the ES table */
+    int init_count;                /* nesting of ABT_init calls; under init_lock (init.c) */
+    pthread_mutex_t lock;          /* the ES table (xstreams, xstreams_cap, num_xstreams);
+                                      not init/finalize: init.c's init_lock serializes
+                                      those */
     bb_config_t config;
     bb_xstream **xstreams;         /* by rank; under lock */
     int xstreams_cap;
