@@ -22,9 +22,10 @@
  * printf safely. */
 #define BB_MIN_STACKSIZE ((size_t)4 * 1024)
 
-/* How many free stacks / descriptors one ES keeps for reuse
- * (ABT_MEM_MAX_NUM_STACKS, ABT_MEM_MAX_NUM_DESCS). Past that, half of the
- * cache moves to a global depot shared by all ESs. */
+/* How many free stacks / descriptors one ES keeps for reuse, per list
+ * (ABT_MEM_MAX_NUM_STACKS bounds each of the ULTs-with-a-stack list and the
+ * bare-stack list; ABT_MEM_MAX_NUM_DESCS the bare descriptors). Past that,
+ * half of the list moves to a global depot shared by all ESs. */
 #define BB_DEFAULT_MEM_MAX_NUM_STACKS 1024
 #define BB_DEFAULT_MEM_MAX_NUM_DESCS 4096
 
@@ -65,8 +66,10 @@
  * sleep; the rest of its cache goes to the shared depot for busy ESs. */
 #define BB_IDLE_CACHE_KEEP 16
 
-/* Unit descriptors are carved from chunks of this many (src/mem/mem.c): one
- * system allocation per 64 units, and a list a debugger can walk. */
+/* Descriptors per chunk when ABT_MEM_LP_ALLOC=malloc (or no large-page
+ * region can be mapped): one system allocation per 64 units, and a list a
+ * debugger can walk. Otherwise a chunk fills one 2 MiB region (src/mem/mem.c,
+ * new_chunk). */
 #define BB_DESC_CHUNK_UNITS 64
 
 /* Guard pages split a mapping in two, and the kernel caps the number of

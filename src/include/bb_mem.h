@@ -11,13 +11,15 @@
  * an empty cache refills, in batches that grow from a few items to half
  * the bound as it keeps coming back. The depot keeps what it gets until ABT_finalize:
  * memory that was all in use at once before, so bounded by the peak (an ES
- * that ends gives its own cache back to the system). External threads use
- * the depot directly.
+ * that ends empties its own cache: descriptors to the depot, stacks unmapped
+ * or back to their slab). External threads use the depot directly.
  *
  * Stacks come from mmap with a guard page below them while the process has
  * mappings to spare (see bb_config.h); a stack that overflows into its guard
  * page faults instead of corrupting its neighbour. Default-size stacks
- * without a guard page are carved from 2 MiB slabs (mem.c, "stack slabs").
+ * mapped without a guard page are carved from 2 MiB slabs (mem.c, "stack
+ * slabs") when large-page regions are on (large_pages.c); one whose guard's
+ * mprotect failed keeps its own plain mapping.
  */
 #ifndef BB_MEM_H
 #define BB_MEM_H
@@ -65,7 +67,8 @@ typedef struct {
 typedef struct {
     bb_free_item *ults;        /* descriptors that still own a default-size stack */
     uint32_t num_ults;
-    uint32_t max_ults;         /* ABT_MEM_MAX_NUM_STACKS */
+    uint32_t max_ults;         /* ABT_MEM_MAX_NUM_STACKS: the bound of each of `ults` and
+                                  `stacks`, so up to twice that many default-size stacks */
     bb_free_item *descs;       /* bare descriptors */
     uint32_t num_descs;
     uint32_t max_descs;        /* ABT_MEM_MAX_NUM_DESCS */

@@ -341,8 +341,9 @@ void *bb_mem_calloc_lines(size_t size)
 }
 
 /* ---- descriptor chunks ----------------------------------------------------
- * Descriptors are carved from chunks of BB_DESC_CHUNK_UNITS, never returned
- * one by one to the system allocator. The chunks form one list that a
+ * Descriptors are carved from chunks (a 2 MiB region each, or, with
+ * ABT_MEM_LP_ALLOC=malloc or no region to be had, BB_DESC_CHUNK_UNITS from
+ * malloc), never returned one by one to the system allocator. The chunks form one list that a
  * debugger walks to find every unit, live or free (scripts/bobbin-gdb.py):
  * a free descriptor is marked BB_UNIT_STATE_FREE, a carved one was used at
  * least once, and nothing past `carved` is a descriptor yet. */
