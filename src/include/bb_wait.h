@@ -8,6 +8,9 @@
  * waits depends on who it is:
  * - a ULT blocks: its ES runs other work. The lock is released only after
  *   its context is saved, so a waker can never see a half-blocked ULT.
+ * - a ULT with a deadline that the alarm thread cannot serve (its pool is
+ *   private, or no alarm could be armed) stays ready and polls, yielding
+ *   (wait.c, poll_until). The lock is released at once.
  * - any other caller (external thread, tasklet, scheduler) sleeps in the
  *   kernel: it cannot switch, and sleeping is cheaper than spinning.
  * A waker pops nodes under the lock, claims each one (bb_wait_claim), drops
@@ -97,9 +100,9 @@ static inline void bb_wait_wake(uintptr_t w)
         bb_waiter_wake(w);
 }
 
-/* Wake every node of `q` (the object's lock is held); the queue ends empty.
- * The nodes are chained through a private list, so the lock can be dropped
- * before bb_wait_wake_list. */
+/* Claim every node of `q` (the object's lock is held): each is marked
+ * WOKEN and the queue ends empty. The nodes stay chained in a private list;
+ * wake them with bb_wait_wake_list once the lock is dropped. */
 bb_wait_node *bb_waitq_claim_all(bb_waitq *q);
 void bb_wait_wake_list(bb_wait_node *list);
 
