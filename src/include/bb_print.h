@@ -7,9 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* As fprintf, in at most about 2 KiB of the caller's stack, whatever the
- * stream's buffering: the library prints from ULTs, whose stacks may be
- * small. */
+/* As fprintf, in about 3 KiB of the caller's stack at most (fprintf.c has
+ * the measurements), whatever the stream's buffering: the library prints
+ * from ULTs, whose stacks may be small. */
 int bb_fprintf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int bb_vfprintf(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
