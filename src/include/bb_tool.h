@@ -21,7 +21,8 @@ typedef struct bb_pool bb_pool;
 typedef struct bb_tool_ctx {
     bb_pool *pool;        /* where the unit is, or goes */
     bb_unit *caller;      /* the unit that caused the event, or NULL */
-    bb_unit *parent;      /* the scheduler unit it runs (or ran) on */
+    bb_unit *parent;      /* the unit it returns to: its scheduler, or a ULT that runs it
+                             directly (the join bypass, ABT_self_schedule) */
     int sync_type;        /* ABT_sync_event_type, for YIELD and SUSPEND */
     const void *sync_obj; /* the handle of that object */
 } bb_tool_ctx;

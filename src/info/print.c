@@ -4,8 +4,9 @@
  * bobbin's own (Argobots does not specify one); the fields are those an
  * Argobots user looks for.
  *
- * Printers read live objects without locks (an ES may be running what is
- * printed): every value is a snapshot. They work before ABT_init for
+ * Printers read live objects without the objects' own locks (an ES may be
+ * running what is printed): every value is a snapshot. The ES table's lock
+ * (bb_rt.lock) is taken to name a unit's ES and to walk all ESs. They work before ABT_init for
  * objects that exist without it, as in Argobots; only the process-wide ones
  * (configuration, all ESs) need the runtime up.
  */

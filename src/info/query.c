@@ -58,7 +58,8 @@ int ABT_info_query_config(ABT_info_query_kind query_kind, void *val)
     case ABT_INFO_QUERY_KIND_ENABLED_TOOL:
     /* Valgrind friendly, as Argobots' --enable-valgrind: every build has
      * valgrind's client requests (CMakeLists.txt insists on the header) and
-     * registers each ULT stack with valgrind when it runs under it. */
+     * registers each ULT stack with valgrind when it runs under one of its
+     * memory-tracking tools (memcheck, helgrind, drd: fibers.c). */
     case ABT_INFO_QUERY_KIND_ENABLED_VALGRIND:
         put_bool(val, true);
         return ABT_SUCCESS;

@@ -134,7 +134,8 @@ int ABT_info_print_thread_stacks_in_pool(FILE *fp, ABT_pool pool)
         return ABT_ERR_POOL;
     /* A private pool's list takes no lock: only its home ES may walk it
      * while that home runs (anyone else could follow a unit that its home
-     * popped, ran and freed meanwhile), as for a push or a pop (section 7). */
+     * popped, ran and freed meanwhile), as for a push or a pop
+     * (docs/REFERENCE.md, section 7). */
     if (!bb_pool_walkable_here(p))
         return ABT_ERR_INV_POOL_ACCESS;
     bb_fprintf(fp, "pool %p:\n", (void *)p);
