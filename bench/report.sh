@@ -29,7 +29,7 @@ set -uo pipefail
 # defaults), so a step is exactly its own assignments. Cumulative steps,
 # the first with every optimization switched off, each later one switching
 # one more back on by leaving its variable out:
-#   "baseline|ABT_OPT_FAST_CREATE=0 ABT_OPT_JOIN_BYPASS=0"
+#   "baseline|ABT_OPT_FAST_CREATE_FREE=0 ABT_OPT_JOIN_BYPASS=0"
 #   "+ fast create|ABT_OPT_JOIN_BYPASS=0"
 #   "+ join bypass|"
 STEPS=(
