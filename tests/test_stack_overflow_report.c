@@ -6,9 +6,13 @@
  * scheduler's, also under sc and auto, where the scheduler has lent its
  * stack and holds none meanwhile (a stress audit found a bare SIGSEGV
  * there); and a fault elsewhere (not a guard page) still gets the
- * program's own SIGSEGV handler. */
+ * program's own SIGSEGV handler. The scheduler's case needs the stack
+ * pointer the fault interrupted, which the generic CPU code cannot read
+ * (ABT_info_print_config says which code a build has): skipped there. */
 #include "bb_test.h"
+#include "capture_util.h"
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -94,6 +98,18 @@ static void child_wild_pointer(void)
     _exit(0);
 }
 
+/* Whether this build has the CPU code that reads a signal's stack pointer. */
+static bool reads_signal_sp(void)
+{
+    char *config;
+    CHECK_OK(ABT_init(0, NULL));
+    CAPTURE(config, ABT_info_print_config(fp));
+    CHECK_OK(ABT_finalize());
+    bool generic = strstr(config, "generic CPU code") != NULL;
+    free(config);
+    return !generic;
+}
+
 static int run_child(void (*fn)(void), char *err, size_t len)
 {
     int fds[2];
@@ -130,10 +146,14 @@ int main(void)
     if (!strstr(err, expect))
         BB_FAIL_AT("the report does not name the ULT (%s): %s", expect, err);
 
-    status = run_child(child_sched_overflow, err, sizeof(err));
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
-    if (!strstr(err, "stack overflow in scheduler ULT"))
-        BB_FAIL_AT("no report naming the scheduler: %s", err);
+    if (reads_signal_sp()) {
+        status = run_child(child_sched_overflow, err, sizeof(err));
+        CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+        if (!strstr(err, "stack overflow in scheduler ULT"))
+            BB_FAIL_AT("no report naming the scheduler: %s", err);
+    } else {
+        printf("generic CPU code: the scheduler's case is skipped\n");
+    }
 
     status = run_child(child_wild_pointer, err, sizeof(err));
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);

@@ -319,7 +319,7 @@ void bb_config_print(const bb_config_t *c, FILE *out)
 {
     bb_fprintf(out, "bobbin configuration:\n");
     bb_fprintf(out, "  version                 : %s\n", ABT_VERSION);
-    bb_fprintf(out, "  context switch          : %s\n", BB_CONTEXT_NAME);
+    bb_fprintf(out, "  context switch          : %s, %s CPU code\n", BB_CONTEXT_NAME, BB_ARCH_NAME);
     bb_fprintf(out, "  ABT_THREAD_STACKSIZE    : %zu\n", c->thread_stacksize);
     bb_fprintf(out, "  ABT_SCHED_STACKSIZE     : %zu\n", c->sched_stacksize);
     bb_fprintf(out, "  ABT_SCHED_EVENT_FREQ    : %d\n", c->sched_event_freq);

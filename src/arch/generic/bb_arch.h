@@ -3,6 +3,7 @@
 #ifndef BB_ARCH_H
 #define BB_ARCH_H
 
+#include <fenv.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,21 +63,23 @@ static inline bool bb_bits_any(const uint32_t *word, uint32_t mask)
     return (__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != 0;
 }
 
-/* The floating-point control state a restarted scheduler takes back. Here
- * nothing: the ucontext switch carries the whole floating-point state of
- * the context that bb_ctx_make captured, and fenv.h would need libm. */
+/* The floating-point environment a scheduler takes back where no context
+ * switch restores it: after running a ULT on its own stack (SC), or when
+ * it restarts from a context made on a deviating ULT (SS), which would
+ * otherwise keep that ULT's rounding mode. fenv.h's whole environment (the
+ * x86-64 code keeps MXCSR and the x87 control word, flags included). */
 typedef struct {
-    char none;
+    fenv_t env;
 } bb_fpu_control;
 
 static inline void bb_fpu_control_save(bb_fpu_control *c)
 {
-    (void)c;
+    fegetenv(&c->env);
 }
 
 static inline void bb_fpu_control_load(const bb_fpu_control *c)
 {
-    (void)c;
+    fesetenv(&c->env);
 }
 
 #endif
