@@ -128,7 +128,7 @@ bb_pool *bb_xstream_pin_first_main_pool(bb_xstream *es, bb_sched **pinned)
 static void install_main_sched(bb_xstream *es, bb_sched *s, bb_sched *retiring)
 {
     bb_spin_lock(&es->sched_lock);
-    es->main_sched = s;
+    bb_store_relaxed(&es->main_sched, s); /* is_primary_main (sched.c) reads it unlocked */
     es->retiring = retiring;
     if (es->stop_bits)
         bb_sched_request(s, es->stop_bits);
@@ -146,13 +146,15 @@ static void wait_unpinned(bb_sched *s)
 
 /* What every main scheduler leaving its ES goes through (retire_sched,
  * drop_sched): no thread pins it any more, its private pools lose their
- * home (bb_sched_detach), and its requests are cleared. Its `unit` is left
- * as it was. */
+ * home (bb_sched_detach), and its requests are cleared. So is its `unit`:
+ * the ES's scheduler unit runs the next main scheduler, and a call on the
+ * retired one (ABT_xstream_check_events) must not pass for that one's. */
 static void leave_es(bb_sched *s)
 {
     wait_unpinned(s);
     bb_sched_detach(s);
     bb_store_relaxed(&s->request, 0u);
+    bb_store_relaxed(&s->unit, NULL);
 }
 
 /* A main scheduler that leaves its ES: replaced, dropped while pending, or
