@@ -2,7 +2,9 @@
  * still holds work (a ready ULT Y, a suspended ULT X): the scheduler stops,
  * but is not freed with that pool; it goes back to the user as if it were
  * not automatic. Added to a pool again, it runs X and Y to their end, then
- * ends by itself with its pool drained, and is freed then.
+ * ends by itself with its pool drained; the user frees it then, as one that
+ * is not automatic. (It used to stay automatic and free itself there, so a
+ * user who took it at its word freed it twice.)
  *
  * Before: the stopped scheduler was freed with its pool, X and Y in it; the
  * resume of X pushed into freed memory (AddressSanitizer), and adding the
@@ -62,7 +64,8 @@ int main(void)
     CHECK_OK(ABT_thread_free(&X));
     CHECK_OK(ABT_thread_free(&Y));
     CHECK_EQ(atomic_load(&done), 2);
-    CHECK_OK(ABT_xstream_free(&E)); /* S ended with Q drained: freed with it */
+    CHECK_OK(ABT_xstream_free(&E)); /* S ended with Q drained */
+    CHECK_OK(ABT_sched_free(&S));   /* the user's: Q goes with it */
     CHECK_OK(ABT_pool_free(&P));
     CHECK_OK(ABT_finalize());
     BB_TEST_END();

@@ -190,6 +190,11 @@ void bb_sched_destroy(bb_sched *sched);
 /* Destroys `s`, unless that would free an automatic pool (`s` holds it
  * last) with work still in it or bound for it; returns whether it did. */
 bool bb_sched_destroy_unless_needed(bb_sched *s);
+/* The end of a scheduler's use (it left its ES, or its stacked run ended):
+ * an automatic one is destroyed, unless bb_sched_destroy_unless_needed
+ * keeps it; then it goes back to the user with that work, no longer
+ * automatic, as one that is not automatic always does: the user frees it. */
+void bb_sched_free_or_give_back(bb_sched *s);
 void bb_sched_destroy_with_pools(bb_sched *sched);
 /* Destroys `s`, made by a call that then failed: the pools of `given` (the
  * caller's array, NULL entries or all NULL for pools `s` made) are let go

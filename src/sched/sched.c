@@ -461,6 +461,14 @@ bool bb_sched_destroy_unless_needed(bb_sched *s)
     return !needed;
 }
 
+void bb_sched_free_or_give_back(bb_sched *s)
+{
+    if (s->automatic && bb_sched_destroy_unless_needed(s))
+        return;
+    s->automatic = false;
+    bb_sched_unclaim(s); /* last: the user may free it from now on */
+}
+
 int ABT_sched_free(ABT_sched *sched)
 {
     if (!bb_is_up())

@@ -18,10 +18,8 @@ static void stacked_sched_main(void *arg)
     bb_store_relaxed(&s->unit, NULL);
     bb_store_relaxed(&s->request, 0u);
     /* Nobody else may free an automatic scheduler, unless it stopped
-     * (ABT_sched_exit) with work left in an automatic pool of its own:
-     * then it goes back to the user, as if not automatic, with that work. */
-    if (!s->automatic || !bb_sched_destroy_unless_needed(s))
-        bb_sched_unclaim(s);
+     * (ABT_sched_exit) with work left in an automatic pool of its own. */
+    bb_sched_free_or_give_back(s);
 }
 
 /* A stacked scheduler's unit shows its run function, which it calls with

@@ -166,10 +166,7 @@ static void leave_es(bb_sched *s)
 static void retire_sched(bb_sched *s)
 {
     leave_es(s);
-    if (s->automatic && bb_sched_destroy_unless_needed(s))
-        return;
-    s->automatic = false; /* the user's from now on, to free once drained */
-    bb_sched_unclaim(s);  /* last: the user may free it from now on */
+    bb_sched_free_or_give_back(s);
 }
 
 /* ABT_finalize frees an ES the user did not: an automatic main scheduler
