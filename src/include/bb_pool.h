@@ -114,9 +114,10 @@ struct bb_pool {
     uint32_t leaving;          /* of those, how many are being freed, having found that
                                   they need not keep it (src/sched/sched.c, leave_lock) */
     bb_xstream *home;          /* private pools: the ES whose main scheduler holds it, or
-                                  NULL (bb_sched_attach); atomic. Mostly compared, but
-                                  bb_pool_check_access (pool.c) and the dump's walkable
-                                  (dump.c) read that ES's fields through it */
+                                  NULL (bb_sched_attach); atomic; changed under `lock`.
+                                  Mostly compared; bb_pool_check_access (pool.c) and
+                                  the dump's walkable (dump.c) read that ES's fields
+                                  through it under `lock`, as the ES may be freed */
     bb_unit *incoming;         /* private pools: migrated units left by other ESs, for its
                                   scheduler to push (a stack through bb_unit.next); atomic */
     uint64_t id;
@@ -200,7 +201,7 @@ static inline bool bb_pool_surely_open_to(const bb_pool *pool, const bb_xstream 
 /* ABT_SUCCESS, or ABT_ERR_INV_POOL_ACCESS if `pool` is a private pool and
  * the caller is not on its home, while that home runs (joined, it pops
  * nothing). A private pool with no home is open to all. pool.c. */
-int bb_pool_check_access(const bb_pool *pool);
+int bb_pool_check_access(bb_pool *pool);
 
 /* Whether the calling thread may change `pool`'s list itself, for a move the
  * library makes on its own (a migration, a yield_to): a private pool only on
@@ -212,7 +213,7 @@ bool bb_pool_touchable_here(const bb_pool *pool);
  * one's list wherever the API lets it pop from the pool
  * (bb_pool_check_access), so not on another ES's private pool while that
  * home runs. pool.c. */
-bool bb_pool_walkable_here(const bb_pool *pool);
+bool bb_pool_walkable_here(bb_pool *pool);
 bool bb_pool_removable_here(const bb_pool *pool); /* and it can remove units: a built-in pool */
 
 /* A migrated unit goes into `pool`: pushed at once where the caller may

@@ -93,14 +93,19 @@ static bool printed_before(bb_sched **scheds, int rank_upto, int pool_index, bb_
 
 /* Whether the units of `p` stay where they are while it is printed: a
  * shared pool's walk takes its lock; a private pool is still only if the ES
- * that pops it stopped for the dump, or no longer runs. */
-static bool walkable(const bb_pool *p)
+ * that pops it stopped for the dump, or no longer runs. That ES may be
+ * being freed by a thread that is no ES: it is read under the pool's lock,
+ * under which it gives up its home first (bb_pool_check_access). */
+static bool walkable(bb_pool *p)
 {
     if (p->access != ABT_POOL_ACCESS_PRIV)
         return true;
+    bb_spin_lock(&p->lock);
     bb_xstream *home = bb_load_acquire(&p->home);
-    return home && (bb_load_acquire(&home->in_dump) ||
-                    bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED);
+    bool still = home && (bb_load_acquire(&home->in_dump) ||
+                          bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED);
+    bb_spin_unlock(&p->lock);
+    return still;
 }
 
 /* Each ES's main scheduler, pinned: after a dump that timed out, an ES that

@@ -565,14 +565,27 @@ int ABT_pool_remove(ABT_pool pool, ABT_unit unit)
 
 /* ---- private pools and other ESs ------------------------------------------ */
 
-int bb_pool_check_access(const bb_pool *pool)
+/* Whether a thread not on its home ES may use private pool `pool`: it has
+ * no home any more, or its home has been joined and pops nothing. The home
+ * may be freed meanwhile (ABT_xstream_free on a third thread), so it is
+ * read under the pool's lock: an ES gives up its pools' homes under that
+ * lock (set_home, sched.c) before it is freed. */
+static bool others_may_use(bb_pool *pool)
+{
+    bb_spin_lock(&pool->lock);
+    const bb_xstream *home = bb_load_relaxed(&pool->home);
+    bool ok = !home || (!home->is_primary &&
+                        bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED);
+    bb_spin_unlock(&pool->lock);
+    return ok;
+}
+
+int bb_pool_check_access(bb_pool *pool)
 {
     bb_xstream *home = bb_load_relaxed(&pool->home); /* once: it may change */
     if (!home || home == bb_self_xstream())
         return ABT_SUCCESS;
-    bool joined = !home->is_primary &&
-                  bb_load_acquire(&home->state) == ABT_XSTREAM_STATE_TERMINATED;
-    return joined ? ABT_SUCCESS : ABT_ERR_INV_POOL_ACCESS;
+    return others_may_use(pool) ? ABT_SUCCESS : ABT_ERR_INV_POOL_ACCESS;
 }
 
 /* A shared pool takes its lock, so anyone may change it. A private pool's
@@ -590,7 +603,7 @@ bool bb_pool_touchable_here(const bb_pool *pool)
     return bb_load_acquire(&pool->num_scheds) == 0;
 }
 
-bool bb_pool_walkable_here(const bb_pool *pool)
+bool bb_pool_walkable_here(bb_pool *pool)
 {
     return pool->user || bb_pool_check_access(pool) == ABT_SUCCESS;
 }
