@@ -87,7 +87,7 @@ struct bb_xstream {
                                   make ready (switch.c); BB_INBOX_CLOSED while its
                                   scheduler does not run; atomic */
     int rank;                  /* atomic */
-    uint32_t state;            /* ABT_xstream_state; atomic */
+    uint32_t state;            /* ABT_xstream_state, or BB_XSTREAM_STARTING; atomic */
     uint8_t in_dump;           /* stopped in a stack dump's rendezvous (src/info/dump.c);
                                   atomic */
     bool is_primary;
@@ -107,6 +107,10 @@ struct bb_xstream {
 };
 
 #define BB_INBOX_CLOSED ((bb_unit *)1)
+
+/* bb_xstream.state while its thread is being created (start_thread): not
+ * RUNNING yet for a migration; ABT_xstream_get_state says RUNNING. */
+#define BB_XSTREAM_STARTING 2u
 
 /* Wake-ups into private pools from elsewhere (switch.c): the ES makes the
  * ULTs in its inbox ready (at its schedulers' event checks), and closes it

@@ -26,7 +26,7 @@
 
 static const char *xstream_state_name(uint32_t state)
 {
-    return state == ABT_XSTREAM_STATE_RUNNING ? "RUNNING" : "TERMINATED";
+    return state == ABT_XSTREAM_STATE_TERMINATED ? "TERMINATED" : "RUNNING"; /* or starting */
 }
 
 static const char *thread_state_name(int state)

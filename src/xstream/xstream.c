@@ -351,18 +351,23 @@ static void primary_sched_main(void *arg)
     bb_switch_exit(sched_unit, primary, NULL, NULL);
 }
 
+/* RUNNING only once the thread exists: a migration that saw RUNNING (in
+ * the table of ESs) would count a move into a pool that a failed start
+ * then frees with the ES. The thread may also end before the CAS: it then
+ * marked itself TERMINATED, which the CAS leaves. Release: whoever sees
+ * RUNNING (with an acquire load) sees the ES as it was built, its main
+ * scheduler included. */
 static int start_thread(bb_xstream *es)
 {
-    /* Release: whoever sees RUNNING (with an acquire load, as
-     * ABT_thread_migrate's search of the table of ESs does) sees the ES as
-     * it was built, its main scheduler included. */
-    bb_store_release(&es->state, (uint32_t)ABT_XSTREAM_STATE_RUNNING);
+    bb_store_relaxed(&es->state, BB_XSTREAM_STARTING);
     pthread_t thread;
     if (pthread_create(&thread, NULL, secondary_main, es) != 0) {
         bb_store_relaxed(&es->state, (uint32_t)ABT_XSTREAM_STATE_TERMINATED);
         return ABT_ERR_SYS;
     }
     bb_xstream_set_thread(es, &thread);
+    uint32_t starting = BB_XSTREAM_STARTING;
+    bb_cas_acq_rel(&es->state, &starting, (uint32_t)ABT_XSTREAM_STATE_RUNNING);
     return ABT_SUCCESS;
 }
 
@@ -918,7 +923,8 @@ int ABT_xstream_get_state(ABT_xstream xstream, ABT_xstream_state *state)
     int err = check_xstream_query(xstream, state);
     if (err != ABT_SUCCESS)
         return err;
-    *state = (ABT_xstream_state)bb_load_acquire(&bb_xstream_of(xstream)->state);
+    bool ended = bb_load_acquire(&bb_xstream_of(xstream)->state) == ABT_XSTREAM_STATE_TERMINATED;
+    *state = ended ? ABT_XSTREAM_STATE_TERMINATED : ABT_XSTREAM_STATE_RUNNING; /* or STARTING */
     return ABT_SUCCESS;
 }
 
