@@ -1,7 +1,8 @@
 /* ABT_STACK_OVERFLOW_CHECK keeps its Argobots meaning, read at ABT_init:
  * unset or "mprotect" -> guard pages while the mapping budget lasts (query
  * answer 2); "mprotect_strict" -> every stack gets one (3); anything else ->
- * none (0). ULTs work in every mode. */
+ * none (0), with a warning unless it is "none" (test_env_unknown_values_warn).
+ * ULTs work in every mode. */
 #include "bb_test.h"
 #include <stdlib.h>
 

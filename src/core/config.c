@@ -129,6 +129,8 @@ static int read_stack_guard(void)
         return BB_STACK_GUARD_BEST;
     if (strcasecmp(s, "mprotect_strict") == 0)
         return BB_STACK_GUARD_STRICT;
+    if (strcasecmp(s, "none") != 0) /* as Argobots: anything else means none */
+        warn("STACK_OVERFLOW_CHECK", s, "is not none, mprotect or mprotect_strict; using none\n");
     return BB_STACK_GUARD_NONE;
 }
 
@@ -146,6 +148,9 @@ static int read_large_pages(void)
     for (size_t i = 0; s && i < sizeof(modes) / sizeof(modes[0]); i++)
         if (strcasecmp(s, modes[i].name) == 0)
             return modes[i].mode;
+    if (s)
+        warn("MEM_LP_ALLOC", s, "is not malloc, mmap_rp, thp, mmap_hp_rp or mmap_hp_thp; using "
+                                "mmap_rp\n");
     return BB_LP_REGULAR;
 }
 
