@@ -230,15 +230,11 @@ static inline void wake_after_user_push(bb_pool *p, size_t n)
 
 /* ---- the 1.1+ interface ---------------------------------------------------- */
 
-/* A pool that has no sleepers to wake ends in a tail call to the user. */
+/* New-style pools are all shared (caps_of): every push may have a sleeper
+ * to wake. */
 static void modern_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
 {
-    ABT_unit unit = unit_for(p, u);
-    if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS)) {
-        p->user->push(bb_pool_handle(p), unit, ctx);
-        return;
-    }
-    p->user->push(bb_pool_handle(p), unit, ctx);
+    p->user->push(bb_pool_handle(p), unit_for(p, u), ctx);
     wake_after_user_push(p, 1);
 }
 
@@ -357,7 +353,9 @@ static void legacy_pool_push(bb_pool *p, bb_unit *u, bb_pool_ctx ctx)
     (void)ctx;
     ABT_unit unit = unit_for(p, u);
     if (!bb_pool_can(p, BB_POOL_WAKES_SLEEPERS)) {
-        p->user->old.p_push(bb_pool_handle(p), unit); /* a tail call: see modern_push */
+        /* A private pool has no sleepers to wake: the push ends in a tail
+         * call to the user, which a yield through the pool pays for. */
+        p->user->old.p_push(bb_pool_handle(p), unit);
         return;
     }
     p->user->old.p_push(bb_pool_handle(p), unit);
@@ -398,23 +396,18 @@ static bb_unit *legacy_pool_pop_wait(bb_pool *p, double secs, bb_pool_ctx ctx)
     return legacy_pool_pop_timedwait(p, bb_wtime() + secs, ctx); /* the callback takes a deadline */
 }
 
-struct visit_legacy {
-    bb_pool *pool;
-    struct visit v;
-};
-
 static void visit_unit(void *arg, ABT_unit unit)
 {
-    struct visit_legacy *vl = arg;
+    struct visit *v = arg;
     bb_unit *u = thread_of_legacy_unit(unit);
     if (u)
-        vl->v.fn(vl->v.arg, u);
+        v->fn(v->arg, u);
 }
 
 static void legacy_pool_for_each(bb_pool *p, void (*fn)(void *, bb_unit *), void *arg)
 {
-    struct visit_legacy vl = {p, {fn, arg}};
-    p->user->old.p_print_all(bb_pool_handle(p), &vl, visit_unit);
+    struct visit v = {fn, arg};
+    p->user->old.p_print_all(bb_pool_handle(p), &v, visit_unit);
 }
 
 bool bb_pool_user_print_units(bb_pool *p, void *arg, void (*fn)(void *, ABT_unit))
