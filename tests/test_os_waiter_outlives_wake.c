@@ -5,25 +5,20 @@
  * word, not on memory the waiter has reused since: the word an OS waiter
  * sleeps on lives as long as its thread, not in the frame of the wait.
  *
- * The test defines syscall() (the dynamic linker finds the executable's
- * definition first, for libabt.so too) to force that order: the waiter's
+ * The test watches the library's futex calls (futex_watch_util.h) to
+ * force that order: the waiter's
  * futex waits return at once, as spurious wake-ups may, so it returns as soon
  * as it sees the signal; the wake of its word is held back until the waiter
  * has returned and overwritten the stack below its frame, then reads the
  * word before passing the wake on. The word must still hold the signal (1);
  * on a dead frame it holds the scribble. */
 #include "bb_test.h"
-#include <dlfcn.h>
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/syscall.h>
-
-static long (*real_syscall)(long, ...);
 
 static atomic_int armed;
 static __thread bool is_waiter;       /* the external thread that waits */
@@ -38,32 +33,29 @@ static void until_set(atomic_int *flag)
         usleep(100);
 }
 
-long syscall(long nr, ...)
+static bool on_futex(long a[6], long *result)
 {
-    long a[6];
-    va_list ap;
-    va_start(ap, nr);
-    for (int i = 0; i < 6; i++)
-        a[i] = va_arg(ap, long);
-    va_end(ap);
-    if (nr == SYS_futex && atomic_load(&armed)) {
-        int cmd = (int)a[1] & FUTEX_CMD_MASK;
-        bool is_wait = cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET;
-        if (is_wait && is_waiter) {
-            uintptr_t none = 0;
-            atomic_compare_exchange_strong(&waiter_word, &none, (uintptr_t)a[0]);
-            usleep(100);
-            errno = EINTR; /* a spurious wake-up: the waiter looks again */
-            return -1;
-        }
-        if (cmd == FUTEX_WAKE && (uintptr_t)a[0] == atomic_load(&waiter_word)) {
-            until_set(&waiter_done);
-            atomic_store(&word_at_wake, __atomic_load_n((uint32_t *)a[0], __ATOMIC_RELAXED));
-            atomic_fetch_add(&wakes_seen, 1);
-        }
+    if (!atomic_load(&armed))
+        return false;
+    int cmd = (int)a[1] & FUTEX_CMD_MASK;
+    bool is_wait = cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET;
+    if (is_wait && is_waiter) {
+        uintptr_t none = 0;
+        atomic_compare_exchange_strong(&waiter_word, &none, (uintptr_t)a[0]);
+        usleep(100);
+        errno = EINTR; /* a spurious wake-up: the waiter looks again */
+        *result = -1;
+        return true;
     }
-    return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (cmd == FUTEX_WAKE && (uintptr_t)a[0] == atomic_load(&waiter_word)) {
+        until_set(&waiter_done);
+        atomic_store(&word_at_wake, __atomic_load_n((uint32_t *)a[0], __ATOMIC_RELAXED));
+        atomic_fetch_add(&wakes_seen, 1);
+    }
+    return false;
 }
+
+#include "futex_watch_util.h"
 
 /* Overwrite the stack below the caller's frame, where the wait's frames were. */
 static __attribute__((noinline)) void scribble_below(void)
@@ -149,8 +141,7 @@ static void round_of(const char *what, ABT_pool pool, void (*waker)(void *), voi
 int main(void)
 {
     BB_TEST_BEGIN(30);
-    real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-    CHECK(real_syscall != NULL);
+    futex_watch_init();
     CHECK_OK(ABT_init(0, NULL));
     ABT_xstream es;
     ABT_pool pool;

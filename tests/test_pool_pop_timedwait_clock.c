@@ -5,47 +5,37 @@
  * cut it.
  *
  * A test cannot set the clock of the machine it runs on. So it checks what
- * the library asks the kernel for: it defines syscall() (the dynamic linker
- * finds the executable's definition first, for libabt.so too) and looks at
- * the futex waits of the calling thread. pop_timedwait on an empty
+ * the library asks the kernel for: the futex waits of the calling thread
+ * (futex_watch_util.h). pop_timedwait on an empty
  * FIFO_WAIT pool must sleep with FUTEX_CLOCK_REALTIME until the deadline it
  * was given; pop_wait must sleep without it. (Setting the clock forward by
  * a minute during a 20 s pop_timedwait ends it at once; it used to sleep
  * the 20 s out.) */
-#include "bb_test.h"
-#include <dlfcn.h>
 #include <linux/futex.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <sys/syscall.h>
 #include <time.h>
 
-static long (*real_syscall)(long, ...);
+#include "bb_test.h"
 
 static __thread bool watched; /* the futex waits of this thread are recorded */
 static int waits, realtime_waits;
 static struct timespec realtime_deadline;
 
-long syscall(long nr, ...)
+static bool on_futex(long a[6], long *result)
 {
-    long a[6];
-    va_list ap;
-    va_start(ap, nr);
-    for (int i = 0; i < 6; i++)
-        a[i] = va_arg(ap, long);
-    va_end(ap);
-    if (nr == SYS_futex && watched) {
-        int cmd = (int)a[1] & FUTEX_CMD_MASK;
-        if (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) {
-            waits++;
-            if (((int)a[1] & FUTEX_CLOCK_REALTIME) && a[3]) {
-                realtime_waits++;
-                realtime_deadline = *(const struct timespec *)a[3];
-            }
+    (void)result;
+    int cmd = (int)a[1] & FUTEX_CMD_MASK;
+    if (watched && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)) {
+        waits++;
+        if (((int)a[1] & FUTEX_CLOCK_REALTIME) && a[3]) {
+            realtime_waits++;
+            realtime_deadline = *(const struct timespec *)a[3];
         }
     }
-    return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+    return false;
 }
+
+#include "futex_watch_util.h"
 
 static double seconds_of(struct timespec ts)
 {
@@ -61,8 +51,7 @@ static void start_watching(void)
 int main(void)
 {
     BB_TEST_BEGIN(30);
-    real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-    CHECK(real_syscall != NULL);
+    futex_watch_init();
     CHECK_OK(ABT_init(0, NULL));
     ABT_pool pool;
     CHECK_OK(ABT_pool_create_basic(ABT_POOL_FIFO_WAIT, ABT_POOL_ACCESS_MPMC, ABT_FALSE, &pool));
