@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int bb_test_failures;
@@ -273,6 +274,33 @@ static inline void bb_seq_note(char c)
 static inline void bb_seq_log_char(void *arg)
 {
     bb_seq_note((char)(intptr_t)arg);
+}
+
+/* `t` moved by `ns` nanoseconds (negative: back), with tv_nsec kept in
+ * [0, 1e9) when it was there. For deadlines spaced from a common base. */
+static inline struct timespec bb_test_timespec_add_ns(struct timespec t, long long ns)
+{
+    long long nsec = t.tv_nsec + ns % 1000000000LL; /* in (-1e9, 2e9) */
+    t.tv_sec += (time_t)(ns / 1000000000LL);
+    if (nsec < 0) {
+        nsec += 1000000000LL;
+        t.tv_sec--;
+    } else if (nsec >= 1000000000LL) {
+        nsec -= 1000000000LL;
+        t.tv_sec++;
+    }
+    t.tv_nsec = (long)nsec;
+    return t;
+}
+
+/* An absolute CLOCK_REALTIME time `ms` milliseconds from now (negative: in
+ * the past), the clock of the abstime of ABT_cond_timedwait and
+ * ABT_eventual_timedwait. */
+static inline struct timespec bb_test_realtime_in_ms(long ms)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return bb_test_timespec_add_ns(now, ms * 1000000LL);
 }
 
 /* The first main pool of the caller's ES. */

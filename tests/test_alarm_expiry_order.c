@@ -27,17 +27,6 @@ static void waiter(void *arg)
         seq_of[i] = atomic_fetch_add(&seq, 1);
 }
 
-static struct timespec plus_ms(struct timespec t, long ms)
-{
-    t.tv_sec += ms / 1000;
-    t.tv_nsec += (ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_nsec -= 1000000000L;
-        t.tv_sec++;
-    }
-    return t;
-}
-
 static int before(struct timespec a, struct timespec b)
 {
     return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
@@ -68,12 +57,12 @@ int main(void)
         }
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
-        struct timespec first = plus_ms(now, 1000);
+        struct timespec first = bb_test_timespec_add_ns(now, 1000 * 1000000LL);
         atomic_store(&seq, 0);
         ABT_thread t[N];
         for (int i = 0; i < N; i++) {
             CHECK_OK(ABT_eventual_create(0, &ev[i]));
-            dl[i] = plus_ms(now, 1000 + 25L * perm[i]);
+            dl[i] = bb_test_timespec_add_ns(now, (1000 + 25LL * perm[i]) * 1000000);
             ret[i] = seq_of[i] = -1;
             CHECK_OK(ABT_thread_create(pool, waiter, (void *)(intptr_t)i, ABT_THREAD_ATTR_NULL, &t[i]));
         }

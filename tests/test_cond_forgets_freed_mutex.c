@@ -20,13 +20,7 @@ static void waiter(void *arg)
     ABT_mutex_lock(cur);
     atomic_store(&queued, 1);
     if (timed) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 20000000L; /* 20 ms */
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_nsec -= 1000000000L;
-            ts.tv_sec++;
-        }
+        struct timespec ts = bb_test_realtime_in_ms(20);
         wret = ABT_cond_timedwait(cond, cur, &ts);
     } else {
         wret = ABT_cond_wait(cond, cur);

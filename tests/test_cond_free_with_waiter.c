@@ -93,12 +93,7 @@ int main(void)
     CHECK_OK(ABT_cond_create(&cond));
     atomic_store(&waiting, 0);
     ret = -1;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_nsec += 300 * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    deadline = bb_test_realtime_in_ms(300);
     CHECK_OK(ABT_thread_create(pool, ult_timedwait, NULL, ABT_THREAD_ATTR_NULL, &t));
     until_queued();
     check_refused();

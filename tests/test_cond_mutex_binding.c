@@ -53,28 +53,10 @@ static void wait_blocked(ABT_thread t)
     }
 }
 
-static struct timespec in_past(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec -= 1;
-    return ts;
-}
-
-static struct timespec from_now(long ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += ms * 1000000L;
-    ts.tv_sec += ts.tv_nsec / 1000000000L;
-    ts.tv_nsec %= 1000000000L;
-    return ts;
-}
-
 /* A wait with m2 is refused while m1 is bound, m2 staying held. */
 static void check_refused(void)
 {
-    struct timespec far = from_now(30000);
+    struct timespec far = bb_test_realtime_in_ms(30000);
     CHECK_OK(ABT_mutex_lock(m2));
     CHECK_ERR(ABT_cond_wait(cond, m2), ABT_ERR_INV_MUTEX);
     CHECK_ERR(ABT_mutex_trylock(m2), ABT_ERR_MUTEX_LOCKED);
@@ -85,7 +67,7 @@ static void check_refused(void)
 /* A wait with m2 is accepted (it times out). */
 static void check_accepted(void)
 {
-    struct timespec past = in_past();
+    struct timespec past = bb_test_realtime_in_ms(-1000);
     CHECK_OK(ABT_mutex_lock(m2));
     CHECK_ERR(ABT_cond_timedwait(cond, m2, &past), ABT_ERR_COND_TIMEDOUT);
     CHECK_OK(ABT_mutex_unlock(m2));
@@ -135,7 +117,7 @@ int main(void)
     check_accepted();
 
     /* The last waiter timing out forgets the binding. */
-    timed_deadline = from_now(1000);
+    timed_deadline = bb_test_realtime_in_ms(1000);
     CHECK_OK(ABT_thread_create(pool, timed_waiter, (void *)2, ABT_THREAD_ATTR_NULL, &a));
     wait_blocked(a);
     check_refused();
@@ -146,7 +128,7 @@ int main(void)
     /* Now m2 can be bound in turn, and then m1 is the one refused. */
     CHECK_OK(ABT_thread_create(pool, waiter_m2, (void *)3, ABT_THREAD_ATTR_NULL, &a));
     wait_blocked(a);
-    struct timespec far = from_now(30000);
+    struct timespec far = bb_test_realtime_in_ms(30000);
     CHECK_OK(ABT_mutex_lock(m1));
     CHECK_ERR(ABT_cond_wait(cond, m1), ABT_ERR_INV_MUTEX);
     CHECK_ERR(ABT_cond_timedwait(cond, m1, &far), ABT_ERR_INV_MUTEX);

@@ -73,12 +73,7 @@ int main(void)
     CHECK_OK(ABT_mutex_unlock(rm));
 
     /* Timed out: three levels back. Meanwhile the main ULT takes the mutex. */
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_nsec += 200 * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    deadline = bb_test_realtime_in_ms(200);
     CHECK_OK(ABT_thread_create(pool, timed_waiter, NULL, ABT_THREAD_ATTR_NULL, &t));
     ABT_thread_state st = ABT_THREAD_STATE_READY;
     while (st != ABT_THREAD_STATE_BLOCKED && st != ABT_THREAD_STATE_TERMINATED) {

@@ -53,13 +53,7 @@ int main(void)
     CHECK_OK(ABT_cond_broadcast(cond));
 
     /* A timed wait after those signals times out. */
-    struct timespec soon;
-    clock_gettime(CLOCK_REALTIME, &soon);
-    soon.tv_nsec += 30 * 1000000L;
-    if (soon.tv_nsec >= 1000000000L) {
-        soon.tv_sec++;
-        soon.tv_nsec -= 1000000000L;
-    }
+    struct timespec soon = bb_test_realtime_in_ms(30);
     CHECK_OK(ABT_mutex_lock(mtx));
     CHECK_ERR(ABT_cond_timedwait(cond, mtx, &soon), ABT_ERR_COND_TIMEDOUT);
     CHECK_OK(ABT_mutex_unlock(mtx));

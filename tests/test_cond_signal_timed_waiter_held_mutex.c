@@ -20,12 +20,7 @@ static void waiter(void *arg)
 {
     (void)arg;
     ABT_mutex_lock(mtx);
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_nsec += 30000000L; /* 30 ms */
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_nsec -= 1000000000L;
-        deadline.tv_sec++;
-    }
+    deadline = bb_test_realtime_in_ms(30);
     atomic_store(&queued, 1);
     wret = ABT_cond_timedwait(cond, mtx, &deadline);
     relock = ABT_mutex_trylock(mtx); /* held: LOCKED (plain) or SUCCESS (recursive) */

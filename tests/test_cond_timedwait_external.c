@@ -16,32 +16,16 @@ static atomic_int waiting_far;
 static int r[8];
 static double ended_at, near_deadline;
 
-static struct timespec from_now(long ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (ms % 1000) * 1000000L;
-    if (ts.tv_nsec < 0) {
-        ts.tv_sec--;
-        ts.tv_nsec += 1000000000L;
-    } else if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
-
 static void *ext(void *arg)
 {
     int with_far = (int)(long)arg;
-    struct timespec past = from_now(-1000);
+    struct timespec past = bb_test_realtime_in_ms(-1000);
     ABT_mutex_lock(mtx);
     r[0] = ABT_cond_timedwait(cond, mtx, &past);
     r[1] = ABT_mutex_trylock(mtx);
     r[2] = ABT_mutex_unlock(mtx);
 
-    struct timespec near = from_now(50);
+    struct timespec near = bb_test_realtime_in_ms(50);
     near_deadline = (double)near.tv_sec + 1e-9 * (double)near.tv_nsec;
     ABT_mutex_lock(mtx);
     r[3] = ABT_cond_timedwait(cond, mtx, &near);
@@ -50,7 +34,7 @@ static void *ext(void *arg)
     r[5] = ABT_mutex_unlock(mtx);
 
     if (with_far) {
-        struct timespec far = from_now(60000);
+        struct timespec far = bb_test_realtime_in_ms(60000);
         ABT_mutex_lock(mtx);
         atomic_store(&waiting_far, 1);
         r[6] = ABT_cond_timedwait(cond, mtx, &far);

@@ -17,14 +17,6 @@
 static ABT_eventual ev;
 static atomic_int woke;
 
-static struct timespec soon(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += 1;
-    return ts;
-}
-
 static void check_uninit(void)
 {
     ABT_eventual e = (ABT_eventual)(intptr_t)0x10;
@@ -32,7 +24,7 @@ static void check_uninit(void)
     CHECK(e == (ABT_eventual)(intptr_t)0x10);
     void *v = (void *)(intptr_t)0x20;
     ABT_bool ready = ABT_TRUE;
-    struct timespec ts = soon();
+    struct timespec ts = bb_test_realtime_in_ms(1000);
     int x = 0;
     CHECK_ERR(ABT_eventual_wait(e, &v), ABT_ERR_UNINITIALIZED);
     CHECK_ERR(ABT_eventual_timedwait(e, &v, &ts), ABT_ERR_UNINITIALIZED);
@@ -50,7 +42,7 @@ static void tasklet_fn(void *arg)
 {
     (void)arg;
     void *v = NULL;
-    struct timespec ts = soon();
+    struct timespec ts = bb_test_realtime_in_ms(1000);
     CHECK_ERR(ABT_eventual_wait(ABT_EVENTUAL_NULL, &v), ABT_ERR_INV_EVENTUAL);
     CHECK_ERR(ABT_eventual_timedwait(ABT_EVENTUAL_NULL, &v, &ts), ABT_ERR_INV_EVENTUAL);
     CHECK_ERR(ABT_eventual_wait(ev, &v), ABT_ERR_EVENTUAL);
@@ -96,7 +88,7 @@ int main(void)
     CHECK_ERR(ABT_eventual_free(&e), ABT_ERR_INV_EVENTUAL);
     void *v = NULL;
     ABT_bool ready = ABT_FALSE;
-    struct timespec ts = soon();
+    struct timespec ts = bb_test_realtime_in_ms(1000);
     int x = 1;
     CHECK_ERR(ABT_eventual_wait(ABT_EVENTUAL_NULL, &v), ABT_ERR_INV_EVENTUAL);
     CHECK_ERR(ABT_eventual_timedwait(ABT_EVENTUAL_NULL, &v, &ts), ABT_ERR_INV_EVENTUAL);

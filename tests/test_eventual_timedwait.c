@@ -17,19 +17,6 @@ static ABT_eventual ev;
 static atomic_int waiting_far, other_ran;
 static int fails;
 
-static struct timespec from_now(long ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
-
 static double secs(struct timespec ts)
 {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
@@ -43,16 +30,16 @@ static void timed_cases(void)
     void *v = NULL;
 
     /* Expiry. */
-    struct timespec ts = from_now(50);
+    struct timespec ts = bb_test_realtime_in_ms(50);
     CHECK_ERR(ABT_eventual_timedwait(ev, &v, &ts), ABT_ERR_COND_TIMEDOUT);
     CHECK(ABT_get_wtime() >= secs(ts) - 0.001);
 
     /* A deadline in the past. */
-    ts = from_now(-1000);
+    ts = bb_test_realtime_in_ms(-1000);
     CHECK_ERR(ABT_eventual_timedwait(ev, &v, &ts), ABT_ERR_COND_TIMEDOUT);
 
     /* Set before a far deadline (by the main thread). */
-    ts = from_now(20000);
+    ts = bb_test_realtime_in_ms(20000);
     atomic_store(&waiting_far, 1);
     v = NULL;
     CHECK_OK(ABT_eventual_timedwait(ev, &v, &ts));
@@ -60,7 +47,7 @@ static void timed_cases(void)
     CHECK(v != NULL && *(int *)v == 77);
 
     /* Ready already: success even with a past deadline. */
-    ts = from_now(-1000);
+    ts = bb_test_realtime_in_ms(-1000);
     v = NULL;
     CHECK_OK(ABT_eventual_timedwait(ev, &v, &ts));
     CHECK(v != NULL && *(int *)v == 77);
@@ -126,10 +113,10 @@ int main(void)
     fresh();
     {
         void *v = NULL;
-        struct timespec ts = from_now(50);
+        struct timespec ts = bb_test_realtime_in_ms(50);
         CHECK_ERR(ABT_eventual_timedwait(ev, &v, &ts), ABT_ERR_COND_TIMEDOUT);
         CHECK(ABT_get_wtime() >= secs(ts) - 0.001);
-        ts = from_now(-1000);
+        ts = bb_test_realtime_in_ms(-1000);
         CHECK_ERR(ABT_eventual_timedwait(ev, &v, &ts), ABT_ERR_COND_TIMEDOUT);
         CHECK_OK(ABT_xstream_create(ABT_SCHED_NULL, &es));
         ABT_pool pool;
@@ -137,12 +124,12 @@ int main(void)
         atomic_store(&waiting_far, 1);
         ABT_thread t;
         CHECK_OK(ABT_thread_create(pool, serve_ult, NULL, ABT_THREAD_ATTR_NULL, &t));
-        ts = from_now(20000);
+        ts = bb_test_realtime_in_ms(20000);
         CHECK_OK(ABT_eventual_timedwait(ev, &v, &ts));
         CHECK(ABT_get_wtime() < secs(ts));
         CHECK(v != NULL && *(int *)v == 77);
         CHECK_OK(ABT_thread_free(&t));
-        ts = from_now(-1000);
+        ts = bb_test_realtime_in_ms(-1000);
         CHECK_OK(ABT_eventual_timedwait(ev, &v, &ts));
         CHECK_OK(ABT_xstream_join(es));
         CHECK_OK(ABT_xstream_free(&es));

@@ -32,11 +32,7 @@ static void waiter(void)
     int expect = iter;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += (iter % 5) * 40000L; /* 0 .. 160 us */
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
+    ts = bb_test_timespec_add_ns(ts, (iter % 5) * 40000L); /* 0 .. 160 us */
     atomic_store(&arrived, 1);
     void *v = NULL;
     int ret = ABT_eventual_timedwait(e, &v, &ts);

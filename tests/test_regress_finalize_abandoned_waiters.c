@@ -35,14 +35,6 @@ static ABT_eventual freed_eventual;
 static ABT_xstream es;
 static atomic_int yielded;
 
-static struct timespec in_an_hour(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += 3600;
-    return t;
-}
-
 /* ---- what the parked ULTs do ---------------------------------------------- */
 
 static void lock_mutex(void *arg)
@@ -78,7 +70,7 @@ static void wait_freed_cond(void *arg)
 static void wait_timed_cond(void *arg)
 {
     (void)arg;
-    struct timespec t = in_an_hour();
+    struct timespec t = bb_test_realtime_in_ms(3600 * 1000L);
     ABT_mutex_lock(MUTEX);
     ABT_cond_timedwait(timed_cond, MUTEX, &t);
     ABT_mutex_unlock(MUTEX);
@@ -125,7 +117,7 @@ static void wait_freed_eventual(void *arg)
 static void wait_timed_eventual(void *arg)
 {
     (void)arg;
-    struct timespec t = in_an_hour();
+    struct timespec t = bb_test_realtime_in_ms(3600 * 1000L);
     ABT_eventual_timedwait(timed_eventual, NULL, &t);
 }
 

@@ -19,20 +19,10 @@ static ABT_mutex mutex;
 static ABT_cond cond;
 static atomic_int waits_ended;
 
-static struct timespec after_ms(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_nsec += ms * 1000000L;
-    t.tv_sec += t.tv_nsec / 1000000000L;
-    t.tv_nsec %= 1000000000L;
-    return t;
-}
-
 static void wait_briefly(void *arg)
 {
     (void)arg;
-    struct timespec deadline = after_ms(100);
+    struct timespec deadline = bb_test_realtime_in_ms(100);
     ABT_mutex_lock(mutex);
     ABT_cond_timedwait(cond, mutex, &deadline);
     ABT_mutex_unlock(mutex);

@@ -25,19 +25,6 @@ static ABT_eventual ev;
 static struct timespec deadline;
 static atomic_int wait_ret = NOT_RETURNED;
 
-static struct timespec from_now(long ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
-
 static double seconds(struct timespec ts)
 {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -93,7 +80,7 @@ static void run_case(enum kind kind, ABT_pool pool, int signalled, const char *w
 
     ABT_thread t;
     for (long ms = DEADLINE_MS;; ms *= 4) {
-        deadline = from_now(ms);
+        deadline = bb_test_realtime_in_ms(ms);
         CHECK_OK(ABT_thread_create(pool, kind == COND ? cond_waiter : eventual_waiter, NULL,
                                    ABT_THREAD_ATTR_NULL, &t));
         if (wait_blocked(t)) /* in the timed wait, its deadline armed */

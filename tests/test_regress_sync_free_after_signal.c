@@ -40,12 +40,7 @@ static struct timespec near_deadline(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += (iter % 5) * 40000L; /* 0 .. 160 us ahead */
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
+    return bb_test_timespec_add_ns(ts, (iter % 5) * 40000L); /* 0 .. 160 us ahead */
 }
 
 static void count(int ret)

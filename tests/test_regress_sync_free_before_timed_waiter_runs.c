@@ -13,18 +13,10 @@ static ABT_eventual eventual;
 static int waiting; /* polled from another ES: atomic */
 static volatile int freed, waiter_done;
 
-static struct timespec far_deadline(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += 100;
-    return ts;
-}
-
 static void cond_waiter(void *arg)
 {
     (void)arg;
-    struct timespec ts = far_deadline();
+    struct timespec ts = bb_test_realtime_in_ms(100 * 1000L);
     ABT_mutex_lock(mutex);
     __atomic_store_n(&waiting, 1, __ATOMIC_RELEASE);
     CHECK_OK(ABT_cond_timedwait(cond, mutex, &ts));
@@ -45,7 +37,7 @@ static void cond_freer(void *arg)
 static void eventual_waiter(void *arg)
 {
     (void)arg;
-    struct timespec ts = far_deadline();
+    struct timespec ts = bb_test_realtime_in_ms(100 * 1000L);
     __atomic_store_n(&waiting, 1, __ATOMIC_RELEASE);
     CHECK_OK(ABT_eventual_timedwait(eventual, NULL, &ts));
     waiter_done = 1;

@@ -21,17 +21,6 @@ static struct timespec base; /* the earliest deadline */
 static int num;
 static int timedout;         /* only ULTs of the primary ES touch it */
 
-static struct timespec plus_ns(struct timespec t, long ns)
-{
-    t.tv_sec += ns / 1000000000L;
-    t.tv_nsec += ns % 1000000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
-
 static double seconds(struct timespec t)
 {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -40,7 +29,8 @@ static double seconds(struct timespec t)
 static void waiter(void *arg)
 {
     long i = (long)arg;
-    struct timespec deadline = plus_ns(base, (long)(num - i) * 10000L); /* 10 us apart */
+    /* Deadlines 10 us apart, the latest first. */
+    struct timespec deadline = bb_test_timespec_add_ns(base, (long long)(num - i) * 10000);
     if (ABT_eventual_timedwait(ev, NULL, &deadline) == ABT_ERR_COND_TIMEDOUT)
         timedout++;
 }
@@ -61,15 +51,14 @@ int main(void)
 
     ABT_thread *t = calloc((size_t)num, sizeof(*t));
     CHECK(t != NULL);
-    clock_gettime(CLOCK_REALTIME, &base);
-    base = plus_ns(base, 500000000L); /* time for all of them to queue first */
+    base = bb_test_realtime_in_ms(500); /* time for all of them to queue first */
     for (long i = 0; i < num; i++)
         CHECK_OK(ABT_thread_create(pool, waiter, (void *)i, attr, &t[i]));
     CHECK_OK(ABT_thread_free_many(num, t)); /* they run and wait here */
 
     struct timespec end;
     clock_gettime(CLOCK_REALTIME, &end);
-    double late = seconds(end) - seconds(plus_ns(base, (long)num * 10000L));
+    double late = seconds(end) - seconds(bb_test_timespec_add_ns(base, (long long)num * 10000));
     printf("back %.3f s after the last deadline\n", late);
     CHECK_EQ(timedout, num);
     if (!bb_test_is_slow_run())

@@ -42,16 +42,6 @@ static atomic_int failures;
         }                                                                                  \
     } while (0)
 
-static struct timespec deadline_in(long ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += (ms % 1000) * 1000000L;
-    ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
-    ts.tv_nsec %= 1000000000L;
-    return ts;
-}
-
 static int reached(const struct timespec *d)
 {
     struct timespec now;
@@ -81,7 +71,7 @@ static void cond_timeout_case(void)
     /* The monotonic clock is read first: a preemption between the two reads
      * must not make the measured wait look shorter than the timeout. */
     double t0 = mono();
-    struct timespec d = deadline_in(TIMEOUT_MS);
+    struct timespec d = bb_test_realtime_in_ms(TIMEOUT_MS);
     int ret = ABT_cond_timedwait(c, m, &d);
     double el = mono() - t0;
     EXPECT(ret == ABT_ERR_COND_TIMEDOUT, "%s: returned %d", who, ret);
@@ -103,7 +93,7 @@ static void eventual_timeout_case(void)
     /* The monotonic clock is read first: a preemption between the two reads
      * must not make the measured wait look shorter than the timeout. */
     double t0 = mono();
-    struct timespec d = deadline_in(TIMEOUT_MS);
+    struct timespec d = bb_test_realtime_in_ms(TIMEOUT_MS);
     void *value = NULL;
     int ret = ABT_eventual_timedwait(e, &value, &d);
     double el = mono() - t0;
@@ -175,7 +165,7 @@ static void cond_signalled_case(void)
     EXPECT(ABT_thread_create(primary_pool, cond_signaller, NULL, ABT_THREAD_ATTR_NULL, &s) ==
                ABT_SUCCESS,
            "%s", who);
-    struct timespec d = deadline_in(SIGNALLED_MS);
+    struct timespec d = bb_test_realtime_in_ms(SIGNALLED_MS);
     double t0 = mono();
     int ret = ABT_SUCCESS;
     while (!sig_pred && ret == ABT_SUCCESS)
@@ -197,7 +187,7 @@ static void eventual_signalled_case(void)
     EXPECT(ABT_thread_create(primary_pool, eventual_setter, NULL, ABT_THREAD_ATTR_NULL, &s) ==
                ABT_SUCCESS,
            "%s", who);
-    struct timespec d = deadline_in(SIGNALLED_MS);
+    struct timespec d = bb_test_realtime_in_ms(SIGNALLED_MS);
     double t0 = mono();
     atomic_store(&ev_waiting, 1);
     void *value = NULL;
@@ -266,7 +256,7 @@ static void multi_waiter(void *arg)
     multi_t *w = arg;
     int i = (int)(w - multi);
     ABT_mutex_lock(multi_mutex);
-    struct timespec d = deadline_in(w->ms);
+    struct timespec d = bb_test_realtime_in_ms(w->ms);
     atomic_fetch_add(&multi_queued, 1);
     int ret = ABT_SUCCESS;
     while (!w->go && ret == ABT_SUCCESS)
@@ -319,7 +309,7 @@ static ABT_eventual task_ev;
 static void tasklet_fn(void *arg)
 {
     (void)arg;
-    struct timespec d = deadline_in(TIMEOUT_MS);
+    struct timespec d = bb_test_realtime_in_ms(TIMEOUT_MS);
     if (ABT_mutex_lock(task_mutex) == ABT_SUCCESS) {
         task_wait_ret = ABT_cond_wait(task_cond, task_mutex); /* cannot block */
         /* A timed wait is allowed: the tasklet sleeps in the kernel. */
@@ -338,7 +328,7 @@ static void edge_cases(void)
     CHECK_OK(ABT_mutex_create(&m));
     CHECK_OK(ABT_cond_create(&c));
     CHECK_OK(ABT_eventual_create(sizeof(int), &e));
-    struct timespec past = deadline_in(0);
+    struct timespec past = bb_test_realtime_in_ms(0);
     past.tv_sec -= 1;
 
     CHECK_OK(ABT_mutex_lock(m));
