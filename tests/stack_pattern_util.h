@@ -34,4 +34,21 @@ static void stack_pattern_fill_yield_check(void *arg)
     atomic_fetch_add(&stack_pattern_ok, 1);
 }
 
+/* Zero the counts, then create `n` such ULTs in `pool` (handles in
+ * `units`), each with its own byte; the caller frees them. The create's
+ * error code: the first that was not ABT_SUCCESS. */
+static int stack_pattern_create(ABT_pool pool, int n, ABT_thread *units)
+{
+    atomic_store(&stack_pattern_ok, 0);
+    atomic_store(&stack_pattern_bad, 0);
+    for (int i = 0; i < n; i++) {
+        int err = ABT_thread_create(pool, stack_pattern_fill_yield_check,
+                                    (void *)(uintptr_t)(i % 251 + 1), ABT_THREAD_ATTR_NULL,
+                                    &units[i]);
+        if (err != ABT_SUCCESS)
+            return err;
+    }
+    return ABT_SUCCESS;
+}
+
 #endif

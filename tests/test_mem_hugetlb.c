@@ -77,12 +77,7 @@ static void run_live_ults(int n)
     ABT_pool pool = bb_test_main_pool();
     ABT_thread *units = calloc((size_t)n, sizeof(*units));
     CHECK(units != NULL);
-    atomic_store(&stack_pattern_ok, 0);
-    atomic_store(&stack_pattern_bad, 0);
-    for (int i = 0; i < n; i++)
-        CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check,
-                                   (void *)(uintptr_t)(i % 251 + 1), ABT_THREAD_ATTR_NULL,
-                                   &units[i]));
+    CHECK_OK(stack_pattern_create(pool, n, units));
     CHECK_OK(ABT_thread_free_many(n, units));
     CHECK_EQ(atomic_load(&stack_pattern_bad), 0);
     CHECK_EQ(atomic_load(&stack_pattern_ok), n);

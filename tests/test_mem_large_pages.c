@@ -52,12 +52,7 @@ static void one_round(const char *lp, const char *guard, const char *expect, int
     CHECK_OK(ABT_xstream_get_main_pools(es, 1, &pool));
     ABT_thread *units = calloc((size_t)n, sizeof(*units));
     for (int pass = 0; pass < 2; pass++) {
-        atomic_store(&stack_pattern_ok, 0);
-        atomic_store(&stack_pattern_bad, 0);
-        for (int i = 0; i < n; i++)
-            CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check,
-                                       (void *)(uintptr_t)(i % 251 + 1), ABT_THREAD_ATTR_NULL,
-                                       &units[i]));
+        CHECK_OK(stack_pattern_create(pool, n, units));
         CHECK_OK(ABT_thread_create(pool, stack_pattern_fill_yield_check, (void *)(uintptr_t)7,
                                    ABT_THREAD_ATTR_NULL, NULL)); /* unnamed */
         ABT_task task;

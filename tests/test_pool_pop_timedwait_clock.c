@@ -68,7 +68,8 @@ int main(void)
     CHECK_EQ(realtime_waits, waits);
     double asked = seconds_of(realtime_deadline);
     if (asked < deadline - 1e-6 || asked > deadline + 1e-6)
-        BB_FAIL_AT("the kernel was asked to wake at %.6f, not at the deadline %.6f", asked, deadline);
+        BB_FAIL_AT("the kernel was asked to wake at %.6f, not at the deadline %.6f", asked,
+                   deadline);
 
     /* A timeout: never a sleep on the real-time clock. */
     start_watching();
